@@ -1,0 +1,77 @@
+import { isAddress, isHex, type Address, type Hex } from "viem";
+import { parseDuration, parseOro } from "./lib/units";
+
+/**
+ * The contracts package's configuration, read from the environment here and nowhere else.
+ *
+ * Development defaults apply to the local chain (31337) only. On World Chain the deploy refuses to start
+ * unless the router, app id, claim signer and deployer key are set explicitly.
+ */
+
+/** Hardhat's well-known development accounts (mnemonic "test test ... junk"): public, never for real funds. */
+export const DEV_ACCOUNTS = {
+  /** Account #0: deploys and owns everything on the local chain. */
+  owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+  /** Account #1: the referral voucher signer the API uses in development. */
+  claimSigner: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+} as const satisfies Record<string, Address>;
+
+/** Private key of DEV_ACCOUNTS.claimSigner; documented so the API's development profile can sign vouchers. */
+export const DEV_CLAIM_SIGNER_PRIVATE_KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+
+export const DEV_APP_ID = "app_staging_oro_local";
+export const CLAIM_ACTION = "claim-tokens-action";
+
+function read(name: string): string | undefined {
+  const value = process.env[name]?.trim();
+  return value === "" ? undefined : value;
+}
+
+function readAddress(name: string): Address | undefined {
+  const value = read(name);
+  if (value === undefined) return undefined;
+  if (!isAddress(value)) throw new Error(`${name} must be a 0x-prefixed 20-byte address, got "${value}"`);
+  return value;
+}
+
+function readPrivateKey(name: string): Hex | undefined {
+  const value = read(name);
+  if (value === undefined) return undefined;
+  if (!isHex(value) || value.length !== 66) throw new Error(`${name} must be a 0x-prefixed 32-byte hex private key`);
+  return value;
+}
+
+function readPort(name: string, fallback: number): number {
+  const value = read(name);
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${name} must be a TCP port, got "${value}"`);
+  return port;
+}
+
+const chainHost = read("CHAIN_HOST") ?? "127.0.0.1";
+const chainPort = readPort("CHAIN_PORT", 8545);
+
+export const env = {
+  /** Where the local chain listens (the `chain` task) and where `--network localhost` connects. */
+  chainHost,
+  chainPort,
+  localRpcUrl: read("LOCAL_RPC_URL") ?? `http://${chainHost}:${chainPort}`,
+  worldChainRpcUrl: read("WORLDCHAIN_RPC_URL") ?? "https://worldchain-mainnet.g.alchemy.com/public",
+  worldChainSepoliaRpcUrl: read("WORLDCHAIN_SEPOLIA_RPC_URL") ?? "https://worldchain-sepolia.g.alchemy.com/public",
+  /** Deployer and owner key for public networks. The local chain uses DEV_ACCOUNTS.owner. */
+  deployerPrivateKey: readPrivateKey("DEPLOYER_PRIVATE_KEY"),
+  /** World's router on World Chain; required there, ignored on the local chain (a mock is deployed). */
+  worldIdRouter: readAddress("WORLD_ID_ROUTER_ADDRESS"),
+  /** The World developer portal app id; required on World Chain. */
+  appId: read("WORLD_APP_ID"),
+  action: read("WORLD_ID_ACTION") ?? CLAIM_ACTION,
+  amountPerMint: parseOro(read("ORO_AMOUNT_PER_MINT") ?? "0.5"),
+  waitBetweenMints: parseDuration(read("ORO_WAIT_BETWEEN_MINTS") ?? "24h"),
+  /** Address whose signatures the referral claim contract honours; required on World Chain. */
+  claimSigner: readAddress("CLAIM_SIGNER_ADDRESS"),
+  /** Development chain only: how many dev humans mint at deploy to fund the claim contract and faucet. */
+  devFundingMints: Number(read("DEV_FUNDING_MINTS") ?? "40"),
+  /** Test-mode faucet payout per claim (development chain only). */
+  faucetAmountPerClaim: parseOro(read("FAUCET_AMOUNT_PER_CLAIM") ?? "0.5"),
+};

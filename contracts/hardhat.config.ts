@@ -1,0 +1,63 @@
+import { subtask } from "hardhat/config";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
+import type { HardhatUserConfig } from "hardhat/config";
+import "@nomicfoundation/hardhat-toolbox-viem";
+import "./tasks";
+import { env } from "./env";
+
+const SOLC_VERSION = "0.8.28";
+
+// Compile offline with the solc-js build that the `solc` npm package carries, instead of downloading one.
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string }, _hre, runSuper) => {
+  if (args.solcVersion !== SOLC_VERSION) return runSuper(args);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require("solc") as { version(): string };
+  return {
+    compilerPath: require.resolve("solc/soljson.js"),
+    isSolcJs: true,
+    version: args.solcVersion,
+    longVersion: solc.version(),
+  };
+});
+
+
+
+const config: HardhatUserConfig = {
+  solidity: {
+    version: SOLC_VERSION,
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: "cancun",
+    },
+  },
+  defaultNetwork: "hardhat",
+  networks: {
+    hardhat: {
+      chainId: 31337,
+      // Initial balances for the documented development accounts (the standard test mnemonic).
+      mining: { auto: true },
+    },
+    localhost: {
+      url: env.localRpcUrl,
+      chainId: 31337,
+    },
+    worldchain: {
+      url: env.worldChainRpcUrl,
+      chainId: 480,
+      accounts: env.deployerPrivateKey ? [env.deployerPrivateKey] : [],
+    },
+    "worldchain-sepolia": {
+      url: env.worldChainSepoliaRpcUrl,
+      chainId: 4801,
+      accounts: env.deployerPrivateKey ? [env.deployerPrivateKey] : [],
+    },
+  },
+  mocha: {
+    timeout: 120_000,
+  },
+  gasReporter: {
+    enabled: false,
+  },
+};
+
+export default config;
