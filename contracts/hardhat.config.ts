@@ -9,7 +9,7 @@ const SOLC_VERSION = "0.8.28";
 
 // Compile offline with the solc-js build that the `solc` npm package carries, instead of downloading one.
 subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string }, _hre, runSuper) => {
-  if (args.solcVersion !== SOLC_VERSION) return runSuper(args);
+  if (args.solcVersion !== SOLC_VERSION) return (await runSuper(args)) as unknown;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const solc = require("solc") as { version(): string };
   return {

@@ -66,6 +66,7 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     error MintingKilled();
     error InvalidAmountPerMint(uint256 amountPerMint);
     error InvalidWaitBetweenMints(uint256 waitBetweenMints);
+    /// @notice The World ID router address has no code (the zero address included).
     error InvalidWorldId();
     error SupplyOverflow();
     error MintCountOverflow();
@@ -79,7 +80,9 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         uint256 waitBetweenMints_,
         address initialOwner
     ) Ownable(initialOwner) {
-        if (address(worldId_) == address(0)) revert InvalidWorldId();
+        // The mint path calls the router without Solidity's EXTCODESIZE guard, and a call to an address
+        // without code succeeds: such a router would accept every proof, so it is refused here once.
+        if (address(worldId_).code.length == 0) revert InvalidWorldId();
         worldId = worldId_;
         expectedChainId = expectedChainId_;
         _setAmountPerMint(amountPerMint_);

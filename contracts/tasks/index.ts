@@ -1,1 +1,2 @@
-export {};
+import "./deploy";
+import "./owner";

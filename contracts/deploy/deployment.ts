@@ -1,0 +1,54 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { getAddress, type Address } from "viem";
+
+/** Chains this project knows by id. Mocks and the test-mode faucet exist only on the development chain. */
+export const DEVELOPMENT_CHAIN_ID = 31337;
+export const WORLD_CHAIN_ID = 480;
+
+export const CONTRACT_NAMES = ["WorldIdRouter", "Oro", "ReferralClaim", "TestModeFaucet"] as const;
+export type DeployedContractName = (typeof CONTRACT_NAMES)[number];
+
+export interface DeployedContract {
+  address: Address;
+  /** The block the contract was created in (0 for contracts this project did not deploy, such as World's router). */
+  blockNumber: number;
+}
+
+/** The shape of contracts/deployments/<chainId>.json, which `pnpm generate` turns into typed addresses. */
+export interface Deployment {
+  chainId: number;
+  /** World ID app and action the ORO token was deployed with (proofs must be made for these). */
+  worldId: { appId: string; action: string };
+  contracts: Partial<Record<DeployedContractName, DeployedContract>> & {
+    WorldIdRouter: DeployedContract;
+    Oro: DeployedContract;
+    ReferralClaim: DeployedContract;
+  };
+}
+
+export const DEPLOYMENTS_DIR = path.resolve(__dirname, "..", "deployments");
+
+export function deploymentPath(chainId: number): string {
+  return path.join(DEPLOYMENTS_DIR, `${chainId}.json`);
+}
+
+export function readDeployment(chainId: number): Deployment | undefined {
+  const file = deploymentPath(chainId);
+  if (!existsSync(file)) return undefined;
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as Deployment;
+  if (parsed.chainId !== chainId) throw new Error(`${file} describes chain ${parsed.chainId}, not ${chainId}`);
+  return parsed;
+}
+
+export function writeDeployment(deployment: Deployment): string {
+  mkdirSync(DEPLOYMENTS_DIR, { recursive: true });
+  const contracts: Record<string, DeployedContract> = {};
+  for (const name of CONTRACT_NAMES) {
+    const entry = deployment.contracts[name];
+    if (entry) contracts[name] = { address: getAddress(entry.address), blockNumber: entry.blockNumber };
+  }
+  const file = deploymentPath(deployment.chainId);
+  writeFileSync(file, `${JSON.stringify({ ...deployment, contracts }, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,3 @@
+export * from "./generated/contracts.js";
+export * from "./world-id.js";
+export * from "./referral-voucher.js";
