@@ -4,6 +4,7 @@ import { buildDevProof, devNullifierHash } from "@oro/clients";
 import { DEV_ACCOUNTS, DEV_APP_ID, env } from "../env";
 import {
   DEVELOPMENT_CHAIN_ID,
+  deploymentPath,
   readDeployment,
   writeDeployment,
   type DeployedContract,
@@ -36,7 +37,7 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
   const existing = readDeployment(chainId);
   if (existing && (await allHaveCode(existing))) {
     log.push(`chain ${chainId}: every contract in deployments/${chainId}.json is already deployed, nothing sent`);
-    return { deployment: existing, deployedNow: false, file: `deployments/${chainId}.json`, log };
+    return { deployment: existing, deployedNow: false, file: deploymentPath(chainId), log };
   }
 
   const settings = resolveSettings(chainId, isDevelopment);
@@ -112,13 +113,14 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
   }
 }
 
-interface ResolvedSettings {
+export interface ResolvedSettings {
   worldIdRouter: Address;
   appId: string;
   claimSigner: Address;
 }
 
-function resolveSettings(chainId: number, isDevelopment: boolean): ResolvedSettings {
+/** The router, app id and signer to deploy with; off the development chain every one must be configured. */
+export function resolveSettings(chainId: number, isDevelopment: boolean): ResolvedSettings {
   if (isDevelopment) {
     return {
       worldIdRouter: "0x0000000000000000000000000000000000000000",

@@ -27,10 +27,18 @@ export interface Deployment {
   };
 }
 
+/** The committed deployments, which `pnpm generate` reads. */
 export const DEPLOYMENTS_DIR = path.resolve(__dirname, "..", "deployments");
 
+let deploymentsDir = DEPLOYMENTS_DIR;
+
+/** Points reads and writes at another folder (tests use a temporary one so the committed files stay as they are). */
+export function useDeploymentsDir(dir: string): void {
+  deploymentsDir = dir;
+}
+
 export function deploymentPath(chainId: number): string {
-  return path.join(DEPLOYMENTS_DIR, `${chainId}.json`);
+  return path.join(deploymentsDir, `${chainId}.json`);
 }
 
 export function readDeployment(chainId: number): Deployment | undefined {
@@ -42,7 +50,7 @@ export function readDeployment(chainId: number): Deployment | undefined {
 }
 
 export function writeDeployment(deployment: Deployment): string {
-  mkdirSync(DEPLOYMENTS_DIR, { recursive: true });
+  mkdirSync(deploymentsDir, { recursive: true });
   const contracts: Record<string, DeployedContract> = {};
   for (const name of CONTRACT_NAMES) {
     const entry = deployment.contracts[name];

@@ -1,0 +1,25 @@
+// Sums the test counts that each runner printed (mocha/Hardhat, vitest, node:test) into one closing line
+// "N passed, N failed", and exits with the run's status (or 1 if a failure was counted).
+import { readFileSync } from "node:fs";
+
+const [logFile, statusArg = "0"] = process.argv.slice(2);
+// eslint-disable-next-line no-control-regex
+const text = readFileSync(logFile, "utf8").replace(/\u001b\[[0-9;]*m/g, "");
+let passed = 0;
+let failed = 0;
+for (const line of text.split("\n")) {
+  let match;
+  if ((match = /^(?:\S+:\s+)?\s*(\d+) passing\b/.exec(line))) passed += Number(match[1]);
+  else if ((match = /^(?:\S+:\s+)?\s*(\d+) failing\b/.exec(line))) failed += Number(match[1]);
+  else if ((match = /^(?:\S+:\s+)?\s*Tests\s+(.*)$/.exec(line))) {
+    // vitest: "Tests  2 failed | 40 passed (42)"
+    const failedMatch = /(\d+) failed/.exec(match[1]);
+    const passedMatch = /(\d+) passed/.exec(match[1]);
+    if (failedMatch) failed += Number(failedMatch[1]);
+    if (passedMatch) passed += Number(passedMatch[1]);
+  } else if ((match = /^(?:\S+:\s+)?# pass (\d+)$/.exec(line))) passed += Number(match[1]);
+  else if ((match = /^(?:\S+:\s+)?# fail (\d+)$/.exec(line))) failed += Number(match[1]);
+}
+const status = Number(statusArg);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(status !== 0 ? status : failed > 0 || passed === 0 ? 1 : 0);
