@@ -21,5 +21,7 @@ for (const line of text.split("\n")) {
   else if ((match = /^(?:\S+:\s+)?# fail (\d+)$/.exec(line))) failed += Number(match[1]);
 }
 const status = Number(statusArg);
+// A suite that crashed before reporting (or a failed lint/type check) still counts as a failure.
+if (status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(status !== 0 ? status : failed > 0 || passed === 0 ? 1 : 0);
