@@ -1,0 +1,102 @@
+import hre from "hardhat";
+import { expect } from "chai";
+import { parseEther, type Address, type Hash, type Hex } from "viem";
+import type { ContractTypesMap } from "hardhat/types/artifacts";
+import type { WalletClient } from "@nomicfoundation/hardhat-viem/types";
+import { buildDevProof, devNullifierHash, type DevProof } from "@oro/clients";
+
+export const APP_ID = "app_staging_oro_test";
+export const ACTION = "claim-tokens-action";
+export const CHAIN_ID = 31337n;
+export const AMOUNT_PER_MINT = parseEther("0.5");
+export const WAIT_BETWEEN_MINTS = 86_400n;
+export const MAX_UINT80 = 2n ** 80n - 1n;
+export const MAX_UINT40 = 2n ** 40n - 1n;
+export const MAX_UINT32 = 2n ** 32n - 1n;
+export const MAX_UINT128 = 2n ** 128n - 1n;
+export const MAX_UINT256 = 2n ** 256n - 1n;
+
+export type Oro = ContractTypesMap["Oro"];
+export type ReferralClaim = ContractTypesMap["ReferralClaim"];
+export type Wallet = WalletClient;
+
+export const VOUCHER_TYPES = {
+  Voucher: [
+    { name: "account", type: "address" },
+    { name: "amount", type: "uint256" },
+    { name: "nonce", type: "uint256" },
+  ],
+} as const;
+
+export interface Voucher {
+  account: Address;
+  amount: bigint;
+  nonce: bigint;
+}
+
+// A type alias, not an interface: viem's typed-data helpers need an index-signature-compatible domain.
+export type VoucherDomain = {
+  name: string;
+  version: string;
+  chainId: number;
+  verifyingContract: Address;
+};
+
+export function voucherDomain(verifyingContract: Address, chainId = Number(CHAIN_ID)): VoucherDomain {
+  return { name: "ORO ReferralClaim", version: "1", chainId, verifyingContract };
+}
+
+/** The backend's voucher signature (EIP-712, as the API signs it). */
+export async function signVoucher(signer: Wallet, domain: VoucherDomain, voucher: Voucher): Promise<Hex> {
+  return signer.signTypedData({ domain, types: VOUCHER_TYPES, primaryType: "Voucher", message: voucher });
+}
+
+function wallet(wallets: readonly Wallet[], index: number): Wallet {
+  const found = wallets[index];
+  if (found === undefined) throw new Error(`the hardhat network has no account ${index}`);
+  return found;
+}
+
+/** MockWorldIdRouter, Oro, ReferralClaim and TestModeFaucet as a development chain has them. */
+export async function deployFixture() {
+  const wallets = await hre.viem.getWalletClients();
+  const owner = wallet(wallets, 0);
+  const alice = wallet(wallets, 1);
+  const bob = wallet(wallets, 2);
+  const carol = wallet(wallets, 3);
+  const signer = wallet(wallets, 4);
+  const mallory = wallet(wallets, 5);
+  const publicClient = await hre.viem.getPublicClient();
+
+  const router = await hre.viem.deployContract("MockWorldIdRouter");
+  const oro = await hre.viem.deployContract("Oro", [
+    router.address, APP_ID, ACTION, CHAIN_ID, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address,
+  ]);
+  const claim = await hre.viem.deployContract("ReferralClaim", [oro.address, signer.account.address, owner.account.address]);
+  const faucet = await hre.viem.deployContract("TestModeFaucet", [oro.address, AMOUNT_PER_MINT]);
+
+  return { publicClient, owner, alice, bob, carol, signer, mallory, wallets, router, oro, claim, faucet };
+}
+
+export type Deployment = Awaited<ReturnType<typeof deployFixture>>;
+
+/** A development proof that `human` wants ORO minted to `receiver`, for the fixture's app and action. */
+export function proofFor(human: string, receiver: Address, appId = APP_ID, action = ACTION): DevProof {
+  return buildDevProof({ receiver, nullifierHash: devNullifierHash(human), appId, action });
+}
+
+/** Mints to `receiver` with a valid proof of `human`, submitted by `from` (the receiver form). */
+export async function mintTo(oro: Oro, from: Wallet, human: string, receiver: Address): Promise<Hash> {
+  const { root, nullifierHash, proof } = proofFor(human, receiver);
+  return oro.write.mint([root, nullifierHash, proof, receiver], { account: from.account });
+}
+
+/** Mints to the caller with a valid proof of `human` (the short form). */
+export async function mintSelf(oro: Oro, from: Wallet, human: string): Promise<Hash> {
+  const { root, nullifierHash, proof } = proofFor(human, from.account.address);
+  return oro.write.mint([root, nullifierHash, proof], { account: from.account });
+}
+
+export async function expectBalance(oro: Oro, account: Address, expected: bigint): Promise<void> {
+  expect(await oro.read.balanceOf([account])).to.equal(expected);
+}
