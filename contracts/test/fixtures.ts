@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { parseEther, type Address, type Hash, type Hex } from "viem";
 import type { ContractTypesMap } from "hardhat/types/artifacts";
 import type { WalletClient } from "@nomicfoundation/hardhat-viem/types";
-import { buildDevProof, devNullifierHash, type DevProof } from "@oro/clients";
+import { buildDevProof, devNullifierHash, referralVoucherTypes, type DevProof, type ReferralVoucher } from "@oro/clients";
 
 export const APP_ID = "app_staging_oro_test";
 export const ACTION = "claim-tokens-action";
@@ -20,19 +20,9 @@ export type Oro = ContractTypesMap["Oro"];
 export type ReferralClaim = ContractTypesMap["ReferralClaim"];
 export type Wallet = WalletClient;
 
-export const VOUCHER_TYPES = {
-  Voucher: [
-    { name: "account", type: "address" },
-    { name: "amount", type: "uint256" },
-    { name: "nonce", type: "uint256" },
-  ],
-} as const;
-
-export interface Voucher {
-  account: Address;
-  amount: bigint;
-  nonce: bigint;
-}
+// The voucher's EIP-712 types come from @oro/clients, so these tests also prove the helper the API signs with.
+export const VOUCHER_TYPES = referralVoucherTypes;
+export type Voucher = ReferralVoucher;
 
 // A type alias, not an interface: viem's typed-data helpers need an index-signature-compatible domain.
 export type VoucherDomain = {
