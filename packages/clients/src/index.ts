@@ -1,3 +1,4 @@
 export * from "./generated/contracts.js";
 export * from "./world-id.js";
 export * from "./referral-voucher.js";
+export * from "./referral-message.js";

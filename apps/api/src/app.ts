@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import fp from "fastify-plugin";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Config } from "./env.js";
+import errors from "./plugins/errors.js";
+import security from "./plugins/security.js";
+import services, { type ServicesOptions } from "./plugins/services.js";
+import session from "./plugins/session.js";
+import swagger from "./plugins/swagger.js";
+import workers from "./plugins/workers.js";
+import authRoutes from "./routes/auth/index.js";
+import healthRoutes from "./routes/health/index.js";
+import referralCodeRoutes from "./routes/referral-codes/index.js";
+import referralRoutes from "./routes/referrals/index.js";
+
+export type AppOptions = ServicesOptions;
+
+/**
+ * The API as a plugin: external plugins, then the app's own (services, session, workers), then routes.
+ * Not encapsulated, so whoever registers it sees its decorators (`swagger()`, `services`).
+ */
+async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<void> {
+  const { config } = options;
+  fastify.setValidatorCompiler(validatorCompiler);
+  fastify.setSerializerCompiler(serializerCompiler);
+
+  await fastify.register(errors);
+  await fastify.register(security, { config });
+  await fastify.register(swagger, { cookieName: config.session.cookieName });
+  await fastify.register(services, options);
+  await fastify.register(session, { config });
+  await fastify.register(workers, { config });
+
+  await fastify.register(healthRoutes, { prefix: "/api" });
+  await fastify.register(authRoutes, { prefix: "/api/auth" });
+  await fastify.register(referralCodeRoutes, { prefix: "/api/referral_codes" });
+  await fastify.register(referralRoutes, { prefix: "/api/referrals" });
+}
+
+const app = fp(oroApi, { name: "oro-api" });
+export default app;
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/** Server options: structured logs with a request id (taken from x-request-id when sane), proxy trust. */
+export function serverOptions(config: Config, logger: FastifyServerOptions["logger"] = undefined): FastifyServerOptions {
+  return {
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+    },
+    requestIdHeader: "x-request-id",
+    genReqId: (request) => {
+      const incoming = request.headers["x-request-id"];
+      return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // Trust exactly the configured number of proxy hops in front (X-Forwarded-For), no more.
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    bodyLimit: 64 * 1024,
+  };
+}
+
+export async function buildApp(
+  options: AppOptions & { logger?: FastifyServerOptions["logger"] },
+): Promise<FastifyInstance> {
+  const fastify = Fastify(serverOptions(options.config, options.logger)).withTypeProvider<ZodTypeProvider>();
+  fastify.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  await fastify.register(app, options);
+  return fastify;
+}

@@ -1,0 +1,78 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client.js";
+import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate.js";
+
+/** Where the data lives: PostgreSQL by URL, or the embedded PGlite (a folder, or "memory://" for tests). */
+export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: DatabaseTarget["kind"];
+  migrate(): Promise<MigrationResult>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir);
+}
+
+function openPostgres(url: string): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  return {
+    prisma,
+    kind: "postgres",
+    async migrate() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return await applyMigrations({
+          query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+        });
+      } finally {
+        await client.end();
+      }
+    },
+    close: () => prisma.$disconnect(),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const connection: SqlConnection = {
+    query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
+    exec: async (sql) => {
+      await pglite.exec(sql);
+    },
+  };
+  return {
+    prisma,
+    kind: "pglite",
+    migrate: () => applyMigrations(connection),
+    async close() {
+      await prisma.$disconnect();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/**
+ * A client that never connects unless queried: for building the app only to read its OpenAPI document.
+ */
+export function unconnectedDatabase(): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: "postgresql://unused@127.0.0.1:1/unused" }) });
+  return {
+    prisma,
+    kind: "postgres",
+    migrate: () => Promise.reject(new Error("no database: this app instance only serves its OpenAPI document")),
+    close: () => prisma.$disconnect(),
+  };
+}

@@ -1,0 +1,236 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { addresses, CHAIN_IDS } from "@oro/clients";
+import { getAddress, isAddress, isHex, parseUnits, type Address, type Hex } from "viem";
+import { z } from "zod";
+import { PaymentType } from "./generated/prisma/enums.js";
+
+/**
+ * The API's configuration: read from the environment here and nowhere else.
+ *
+ * Values fall into three groups:
+ * - plain settings with a sensible default everywhere (port, TTLs, limits);
+ * - DEVELOPMENT_DEFAULTS: the local stack (embedded database, local chain, Hardhat's public keys). They are
+ *   used only when NODE_ENV is not "production"; in production each must be set, and startup fails with
+ *   one message that lists every missing name;
+ * - optional settings without a default.
+ */
+
+const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Hardhat's public development accounts (mnemonic "test test ... junk"); never real funds. */
+const HARDHAT_ACCOUNT_1_KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+const HARDHAT_ACCOUNT_2_KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+
+/** The explicit development profile. None of these is ever used when NODE_ENV=production. */
+export const DEVELOPMENT_DEFAULTS = {
+  CORS_ORIGINS: "http://localhost:5173,http://127.0.0.1:5173",
+  CHAIN_ID: String(CHAIN_IDS.development),
+  RPC_URL: "http://127.0.0.1:8545",
+  INDEXER_URL: "http://127.0.0.1:42069",
+  /** Hardhat account #1: the voucher signer the local chain's ReferralClaim trusts. */
+  CLAIM_SIGNER_PRIVATE_KEY: HARDHAT_ACCOUNT_1_KEY,
+  /** Hardhat account #2: pays gas for `auto` referral rewards on the local chain. */
+  PAYOUT_WALLET_PRIVATE_KEY: HARDHAT_ACCOUNT_2_KEY,
+  REFERRAL_REFERRER_REWARD: "1",
+  REFERRAL_REFERRER_PAYMENT: "claimable",
+  REFERRAL_REFEREE_REWARD: "0.5",
+  REFERRAL_REFEREE_PAYMENT: "claimable",
+} as const;
+
+type DevelopmentSetting = keyof typeof DEVELOPMENT_DEFAULTS;
+
+const durationUnits = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** "250ms", "30s", "5m", "24h", "30d" or a bare number of milliseconds. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim());
+  if (!match?.[1]) throw new Error(`"${value}" is not a duration like 30s, 5m, 24h or 30d`);
+  const unit = (match[2] ?? "ms") as keyof typeof durationUnits;
+  return Number(match[1]) * durationUnits[unit];
+}
+
+const duration = z.string().transform((value, ctx) => {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const booleanString = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
+
+const privateKey = z.string().refine((value): value is Hex => isHex(value) && value.length === 66, {
+  message: "must be a 0x-prefixed 32-byte hex private key",
+});
+
+const address = z.string().refine((value) => isAddress(value), { message: "must be a 0x-prefixed 20-byte address" })
+  .transform((value) => getAddress(value));
+
+const oroAmount = z.string().transform((value, ctx) => {
+  if (!/^\d+(\.\d{1,18})?$/.test(value)) {
+    ctx.addIssue({ code: "custom", message: "must be a decimal ORO amount such as 1 or 0.5" });
+    return z.NEVER;
+  }
+  return parseUnits(value, 18);
+});
+
+const paymentType = z.enum(PaymentType);
+
+const url = z.url();
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  API_HOST: z.string().default("127.0.0.1"),
+  API_PORT: integer(0, 65_535).default(3001),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Number of proxy hops to trust for the client IP (rate limits, logs); 0 trusts none. */
+  TRUST_PROXY_HOPS: integer(0, 10).default(0),
+
+  DATABASE_URL: z.string().optional(),
+  PGLITE_DATA_DIR: z.string().default(path.join(appRoot, ".data", "pglite")),
+  MIGRATE_ON_START: booleanString.default(true),
+
+  CORS_ORIGINS: z.string().transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean)),
+
+  RATE_LIMIT_PER_IP: integer(1, 1_000_000).default(300),
+  RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(60),
+  RATE_LIMIT_WINDOW: duration.default(60_000),
+
+  SESSION_TTL: duration.default(30 * 86_400_000),
+  SESSION_COOKIE_NAME: z.string().regex(/^[\w-]+$/).default("oro_session"),
+  /** The mini app and the API usually live on different sites inside the wallet's web view: "none" then. */
+  SESSION_COOKIE_SAMESITE: z.enum(["lax", "strict", "none"]).default("lax"),
+  NONCE_TTL: duration.default(5 * 60_000),
+  /** Optional allow-list of SIWE message domains (comma-separated); empty accepts any domain. */
+  SIWE_DOMAINS: z.string().default("").transform((value) => value.split(",").map((d) => d.trim()).filter(Boolean)),
+
+  CHAIN_ID: integer(1, 2 ** 31),
+  RPC_URL: url,
+  /** Defaults to the ReferralClaim deployment of CHAIN_ID in @oro/clients. */
+  CLAIM_CONTRACT_ADDRESS: address.optional(),
+  INDEXER_URL: url,
+  INDEXER_TIMEOUT: duration.default(3_000),
+
+  CLAIM_SIGNER_PRIVATE_KEY: privateKey,
+  PAYOUT_WALLET_PRIVATE_KEY: privateKey.optional(),
+
+  REFERRAL_REFERRER_REWARD: oroAmount,
+  REFERRAL_REFERRER_PAYMENT: paymentType,
+  REFERRAL_REFEREE_REWARD: oroAmount,
+  REFERRAL_REFEREE_PAYMENT: paymentType,
+  EARNINGS_CACHE_TTL: duration.default(30_000),
+
+  WORKERS_ENABLED: booleanString.default(true),
+  /** How often pending referrals are checked against the indexer for the referee's first mint. */
+  ACTIVATION_INTERVAL: duration.default(15_000),
+  PAYOUT_INTERVAL: duration.default(5_000),
+  /** How long a payout job stays reserved by one worker before another may take it over. */
+  PAYOUT_LEASE: duration.default(120_000),
+  PAYOUT_MAX_BACKOFF: duration.default(600_000),
+  PAYOUT_CONFIRMATIONS: integer(1, 100).default(1),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
+  const paymentTypes = [raw.REFERRAL_REFERRER_PAYMENT, raw.REFERRAL_REFEREE_PAYMENT];
+  return {
+    nodeEnv: raw.NODE_ENV,
+    isProduction: raw.NODE_ENV === "production",
+    host: raw.API_HOST,
+    port: raw.API_PORT,
+    logLevel: raw.LOG_LEVEL,
+    trustProxyHops: raw.TRUST_PROXY_HOPS,
+    database: raw.DATABASE_URL
+      ? ({ kind: "postgres", url: raw.DATABASE_URL } as const)
+      : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
+    migrateOnStart: raw.MIGRATE_ON_START,
+    corsOrigins: raw.CORS_ORIGINS,
+    rateLimit: { perIp: raw.RATE_LIMIT_PER_IP, perAddress: raw.RATE_LIMIT_PER_ADDRESS, windowMs: raw.RATE_LIMIT_WINDOW },
+    session: {
+      ttlMs: raw.SESSION_TTL,
+      cookieName: raw.SESSION_COOKIE_NAME,
+      sameSite: raw.SESSION_COOKIE_SAMESITE,
+      secure: raw.NODE_ENV === "production" || raw.SESSION_COOKIE_SAMESITE === "none",
+    },
+    nonceTtlMs: raw.NONCE_TTL,
+    siweDomains: raw.SIWE_DOMAINS,
+    chain: { id: raw.CHAIN_ID, rpcUrl: raw.RPC_URL, claimContract },
+    indexer: { url: raw.INDEXER_URL, timeoutMs: raw.INDEXER_TIMEOUT },
+    claimSignerKey: raw.CLAIM_SIGNER_PRIVATE_KEY,
+    payoutWalletKey: raw.PAYOUT_WALLET_PRIVATE_KEY,
+    referral: {
+      referrer: { amountWei: raw.REFERRAL_REFERRER_REWARD, paymentType: raw.REFERRAL_REFERRER_PAYMENT },
+      referee: { amountWei: raw.REFERRAL_REFEREE_REWARD, paymentType: raw.REFERRAL_REFEREE_PAYMENT },
+      earningsCacheTtlMs: raw.EARNINGS_CACHE_TTL,
+    },
+    workers: {
+      enabled: raw.WORKERS_ENABLED,
+      activationIntervalMs: raw.ACTIVATION_INTERVAL,
+      payoutIntervalMs: raw.PAYOUT_INTERVAL,
+      payoutLeaseMs: raw.PAYOUT_LEASE,
+      payoutMaxBackoffMs: raw.PAYOUT_MAX_BACKOFF,
+      payoutConfirmations: raw.PAYOUT_CONFIRMATIONS,
+      payoutsNeedWallet: paymentTypes.includes("auto"),
+    },
+  };
+}
+
+function deployedClaimContract(chainId: number): Address | undefined {
+  const byChain: Record<number, { ReferralClaim?: Address } | undefined> = addresses;
+  return byChain[chainId]?.ReferralClaim;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Parses a configuration from `source` (process.env by default). Outside production the development
+ * profile fills what is unset; in production anything missing is listed in one ConfigError.
+ */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && value.trim() !== "") values[key] = value.trim();
+  }
+  const production = values.NODE_ENV === "production";
+  const missing: string[] = [];
+  for (const key of Object.keys(DEVELOPMENT_DEFAULTS) as DevelopmentSetting[]) {
+    if (values[key] !== undefined) continue;
+    if (production) {
+      if (key !== "PAYOUT_WALLET_PRIVATE_KEY") missing.push(key);
+    } else {
+      values[key] = DEVELOPMENT_DEFAULTS[key];
+    }
+  }
+  if (production) {
+    if (values.DATABASE_URL === undefined) missing.push("DATABASE_URL");
+    const auto = [values.REFERRAL_REFERRER_PAYMENT, values.REFERRAL_REFEREE_PAYMENT].includes("auto");
+    if (auto && values.PAYOUT_WALLET_PRIVATE_KEY === undefined) missing.push("PAYOUT_WALLET_PRIVATE_KEY");
+  }
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `NODE_ENV=production needs these settings, which have development defaults only: ${missing.join(", ")}`,
+    );
+  }
+
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+  }
+  const claimContract = parsed.data.CLAIM_CONTRACT_ADDRESS ?? deployedClaimContract(parsed.data.CHAIN_ID);
+  if (!claimContract) {
+    throw new ConfigError(`CLAIM_CONTRACT_ADDRESS is required: @oro/clients has no ReferralClaim for chain ${parsed.data.CHAIN_ID}`);
+  }
+  const config = toConfig(parsed.data, claimContract);
+  if (config.workers.payoutsNeedWallet && !config.payoutWalletKey) {
+    throw new ConfigError("PAYOUT_WALLET_PRIVATE_KEY is required when a referral reward is paid `auto`");
+  }
+  return config;
+}

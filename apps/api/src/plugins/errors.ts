@@ -1,0 +1,49 @@
+import fp from "fastify-plugin";
+import type { FastifyError } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import type { ErrorResponse } from "../schemas/common.js";
+import { ApiError } from "../services/errors.js";
+
+/**
+ * One shape for every failure: `{ error, message, issues? }`. Invalid input is a 400 that names each field
+ * and the rule it broke; an unknown route is a 404; only a bug is a 500 (logged, with no detail leaked).
+ */
+export default fp(
+  (fastify, _options, done) => {
+    fastify.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+      if (error instanceof ApiError) {
+        return reply.status(error.statusCode).send({ error: error.code, message: error.message } satisfies ErrorResponse);
+      }
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const where = error.validationContext ?? "request";
+        const issues = error.validation.map((issue) => ({
+          field: [where, ...issue.instancePath.split("/").filter(Boolean)].join("."),
+          rule: issue.keyword,
+          message: issue.message ?? "invalid",
+        }));
+        const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
+        return reply.status(400).send({ error: "VALIDATION_ERROR", message: summary, issues } satisfies ErrorResponse);
+      }
+      const status = error.statusCode ?? 500;
+      if (status === 429) {
+        return reply.status(429).send({ error: "RATE_LIMITED", message: error.message } satisfies ErrorResponse);
+      }
+      if (status >= 400 && status < 500) {
+        // Fastify's own client errors: a malformed JSON body, an unsupported media type, a body too large.
+        return reply.status(status).send({
+          error: error.code ?? "BAD_REQUEST",
+          message: error.message,
+          issues: [{ field: "body", rule: error.code ?? "invalid", message: error.message }],
+        } satisfies ErrorResponse);
+      }
+      request.log.error({ err: error }, "unhandled error");
+      return reply.status(500).send({ error: "INTERNAL_ERROR", message: "something went wrong on our side" } satisfies ErrorResponse);
+    });
+
+    fastify.setNotFoundHandler((request, reply) =>
+      reply.status(404).send({ error: "NOT_FOUND", message: `no route ${request.method} ${request.url}` } satisfies ErrorResponse),
+    );
+    done();
+  },
+  { name: "errors" },
+);

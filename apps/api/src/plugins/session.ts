@@ -1,0 +1,64 @@
+import cookie from "@fastify/cookie";
+import fp from "fastify-plugin";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Config } from "../env.js";
+import type { User } from "../generated/prisma/client.js";
+import { ApiError } from "../services/errors.js";
+
+/**
+ * Sessions: a bearer token (`Authorization: Bearer …`) or the httpOnly cookie, both the token that
+ * POST /api/auth/siwe returned. `request.requireUser(address?)` answers 401 without a valid session and 403
+ * when the session belongs to another address than the one the route acts for.
+ */
+export default fp<{ config: Config }>(
+  async (fastify, { config }) => {
+    await fastify.register(cookie);
+    const { cookieName } = config.session;
+
+    function tokenOf(request: FastifyRequest): string | undefined {
+      const header = request.headers.authorization;
+      if (header?.startsWith("Bearer ")) return header.slice("Bearer ".length).trim() || undefined;
+      return request.cookies[cookieName] || undefined;
+    }
+
+    fastify.decorateRequest("sessionToken", function (this: FastifyRequest) {
+      return tokenOf(this);
+    });
+
+    fastify.decorateRequest("requireUser", async function (this: FastifyRequest, userAddress?: string): Promise<User> {
+      const token = tokenOf(this);
+      const user = token ? await fastify.services.auth.userForToken(token) : null;
+      if (!user) throw new ApiError(401, "UNAUTHORIZED", "sign in first: no valid session");
+      if (userAddress !== undefined && user.address !== userAddress.toLowerCase()) {
+        throw new ApiError(403, "FORBIDDEN", "this session belongs to another address than userAddress");
+      }
+      return user;
+    });
+
+    fastify.decorateReply("setSessionCookie", function (this: FastifyReply, token: string, expiresAt: Date) {
+      return this.setCookie(cookieName, token, {
+        httpOnly: true,
+        secure: config.session.secure,
+        sameSite: config.session.sameSite,
+        path: "/api",
+        expires: expiresAt,
+      });
+    });
+
+    fastify.decorateReply("clearSessionCookie", function (this: FastifyReply) {
+      return this.clearCookie(cookieName, { path: "/api" });
+    });
+  },
+  { name: "session", dependencies: ["services"] },
+);
+
+declare module "fastify" {
+  interface FastifyRequest {
+    sessionToken(): string | undefined;
+    requireUser(userAddress?: string): Promise<User>;
+  }
+  interface FastifyReply {
+    setSessionCookie(token: string, expiresAt: Date): FastifyReply;
+    clearSessionCookie(): FastifyReply;
+  }
+}

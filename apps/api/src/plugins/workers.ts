@@ -1,0 +1,29 @@
+import fp from "fastify-plugin";
+import type { Config } from "../env.js";
+import { startLoop } from "../services/loop.js";
+
+/**
+ * Background work of an API process, started when the app is ready and stopped (waiting for the run in
+ * flight) when it closes: referral activation (the referee's first mint) and `auto` reward payouts.
+ * Every step is idempotent and safe with several API processes.
+ */
+export default fp<{ config: Config }>(
+  (fastify, { config }, done) => {
+    if (!config.workers.enabled) return done();
+    const loops: { stop(): Promise<void> }[] = [];
+    fastify.addHook("onReady", (hookDone) => {
+      const { referrals, payouts } = fastify.services;
+      const log = fastify.log.child({ service: "workers" });
+      loops.push(startLoop("referral-activation", config.workers.activationIntervalMs, () => referrals.activateDue(50), log));
+      if (config.workers.payoutsNeedWallet) {
+        loops.push(startLoop("referral-payouts", config.workers.payoutIntervalMs, () => payouts.runOnce(), log));
+      }
+      hookDone();
+    });
+    fastify.addHook("preClose", async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    });
+    done();
+  },
+  { name: "workers", dependencies: ["services"] },
+);

@@ -1,0 +1,76 @@
+import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
+import { errorResponses, sessionSecurity } from "../../schemas/common.js";
+import {
+  oroEarnedQuerySchema,
+  oroEarnedResponseSchema,
+  referralNonceResponseSchema,
+  referWithSignatureQuerySchema,
+  referWithSignatureResponseSchema,
+  userAddressQuery,
+} from "../../schemas/referrals.js";
+
+const referralRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
+  const { referrals } = fastify.services;
+
+  fastify.get(
+    "/nonce",
+    {
+      schema: {
+        tags: ["referrals"],
+        summary: "A single-use nonce for the invite message the referee signs",
+        security: sessionSecurity,
+        querystring: userAddressQuery,
+        response: { 200: referralNonceResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+      preHandler: fastify.perAddressRateLimit,
+    },
+    async (request) => {
+      const user = await request.requireUser(request.query.userAddress);
+      const { nonce, expiresAt } = await referrals.issueAcceptNonce(user);
+      return { nonce, expiresAt: expiresAt.toISOString() };
+    },
+  );
+
+  fastify.post(
+    "/refer_with_signature",
+    {
+      schema: {
+        tags: ["referrals"],
+        summary: "Accept an invite code (the referee signs the invite message)",
+        description:
+          "Errors: REFERRAL_CODE_NOT_FOUND (404), REFERRAL_ALREADY_EXISTS (409), NO_SELF_REFERRAL (400), " +
+          "SIGNATURE_REQUIRED (400), SIGNATURE_INVALID (400), NOT_ELIGIBLE (403: already claimed), " +
+          "ELIGIBILITY_UNAVAILABLE (503).",
+        security: sessionSecurity,
+        querystring: referWithSignatureQuerySchema,
+        response: { 200: referWithSignatureResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 429, 503) },
+      },
+      preHandler: fastify.perAddressRateLimit,
+    },
+    async (request) => {
+      const user = await request.requireUser(request.query.userAddress);
+      return referrals.accept(user, request.query);
+    },
+  );
+
+  fastify.get(
+    "/oro-earned",
+    {
+      schema: {
+        tags: ["referrals"],
+        summary: "What the user earned from the referral programme, with claimable vouchers",
+        security: sessionSecurity,
+        querystring: oroEarnedQuerySchema,
+        response: { 200: oroEarnedResponseSchema, ...errorResponses(400, 401, 403, 429) },
+      },
+      preHandler: fastify.perAddressRateLimit,
+    },
+    async (request) => {
+      const user = await request.requireUser(request.query.userAddress);
+      return referrals.earnings(user, { bypassCache: request.query.forceBustCache });
+    },
+  );
+  done();
+};
+
+export default referralRoutes;

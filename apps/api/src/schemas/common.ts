@@ -1,0 +1,47 @@
+import { isAddress } from "viem";
+import { z } from "zod";
+import { PaymentType } from "../generated/prisma/enums.js";
+
+/** A 0x address in any letter case (mixed case must carry a valid EIP-55 checksum), lower-cased. */
+export const addressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, { message: "must be 0x followed by 40 hexadecimal digits" })
+  .refine((value) => value === value.toLowerCase() || value.slice(2) === value.slice(2).toUpperCase() || isAddress(value), {
+    message: "has an invalid EIP-55 checksum",
+  })
+  .transform((value) => value.toLowerCase() as `0x${string}`)
+  .meta({ description: "Wallet address (0x + 40 hex digits)", example: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8" });
+
+export const weiSchema = z.string().regex(/^\d+$/).meta({ description: "An amount in wei (18 decimals) as a decimal string" });
+
+export const hexSchema = z.string().regex(/^0x[0-9a-fA-F]*$/);
+
+export const paymentTypeSchema = z.enum(PaymentType);
+
+/** `true` / `false` in a query string. */
+export const booleanQuery = z.enum(["true", "false"]).transform((value) => value === "true");
+
+export const validationIssueSchema = z.object({
+  field: z.string().meta({ description: "Where the problem is, e.g. querystring.userAddress" }),
+  rule: z.string().meta({ description: "The rule that failed, e.g. invalid_format, too_small, invalid_type" }),
+  message: z.string(),
+});
+
+/** Every answer that is not a success. */
+export const errorResponseSchema = z
+  .object({
+    error: z.string().meta({ description: "Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND" }),
+    message: z.string(),
+    issues: z.array(validationIssueSchema).optional(),
+  })
+  .meta({ id: "ErrorResponse" });
+
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** The error answers a route declares, by status code. */
+export function errorResponses<const Codes extends readonly number[]>(...codes: Codes) {
+  return Object.fromEntries(codes.map((code) => [code, errorResponseSchema])) as Record<Codes[number], typeof errorResponseSchema>;
+}
+
+/** Routes that act for one user accept the session as a bearer token or as the cookie. */
+export const sessionSecurity: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];

@@ -1,0 +1,49 @@
+import { buildApp } from "./app.js";
+import { openDatabase } from "./db/database.js";
+import { ConfigError, loadConfig, type Config } from "./env.js";
+
+/** Starts the API: config, database (migrated unless MIGRATE_ON_START=false), listen, graceful shutdown. */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`ORO API cannot start: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const database = await openDatabase(config.database);
+  if (config.migrateOnStart) await database.migrate();
+  const app = await buildApp({ config, database });
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: finishing requests and background work");
+    const timer = setTimeout(() => {
+      app.log.error("shutdown took longer than 15 s: exiting");
+      process.exit(1);
+    }, 15_000);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, "error while shutting down");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(`ORO API on http://${config.host}:${config.port}/api (docs at /api/docs, ${database.kind} database)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+import { createHash, randomBytes } from "node:crypto";
+import { SIGN_IN_STATEMENT } from "@oro/clients";
+import { parseSiweMessage, verifySiweMessage } from "@worldcoin/minikit-js/siwe";
+import { getAddress, isHex, recoverMessageAddress, type Address, type PublicClient } from "viem";
+import type { NoncePurpose, PrismaClient, User } from "../generated/prisma/client.js";
+import { ApiError } from "./errors.js";
+import { randomString } from "./random.js";
+import { hasContractCode } from "./signatures.js";
+
+/** Nonces are alphanumeric (ERC-4361) and long enough not to be guessed. */
+export const NONCE_LENGTH = 24;
+
+export interface SignInInput {
+  message: string;
+  signature: string;
+  address: string;
+  username?: string | undefined;
+}
+
+export interface SessionGrant {
+  token: string;
+  expiresAt: Date;
+  user: User;
+}
+
+export interface AuthServiceOptions {
+  prisma: PrismaClient;
+  publicClient: PublicClient;
+  nonceTtlMs: number;
+  sessionTtlMs: number;
+  /** Accepted SIWE domains; empty accepts any. */
+  siweDomains: string[];
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(options: AuthServiceOptions) {
+  const { prisma } = options;
+
+  async function issueNonce(purpose: NoncePurpose, address?: Address) {
+    const nonce = randomString(NONCE_LENGTH);
+    const expiresAt = new Date(Date.now() + options.nonceTtlMs);
+    await prisma.authNonce.create({ data: { nonce, purpose, address: address?.toLowerCase() ?? null, expiresAt } });
+    return { nonce, expiresAt };
+  }
+
+  /** Marks the nonce used; false when it is unknown, of another purpose or address, expired or already used. */
+  async function consumeNonce(nonce: string, purpose: NoncePurpose, address?: Address): Promise<boolean> {
+    const { count } = await prisma.authNonce.updateMany({
+      where: {
+        nonce,
+        purpose,
+        consumedAt: null,
+        expiresAt: { gt: new Date() },
+        ...(address ? { address: address.toLowerCase() } : {}),
+      },
+      data: { consumedAt: new Date() },
+    });
+    return count === 1;
+  }
+
+  async function describeUnusableNonce(nonce: string, purpose: NoncePurpose): Promise<ApiError> {
+    const row = await prisma.authNonce.findUnique({ where: { nonce } });
+    if (!row || row.purpose !== purpose) return new ApiError(401, "NONCE_UNKNOWN", "this nonce was not issued by the API");
+    if (row.consumedAt) return new ApiError(401, "NONCE_USED", "this nonce was already used: request a new one");
+    return new ApiError(401, "NONCE_EXPIRED", "this nonce has expired: request a new one");
+  }
+
+  /** Verifies a MiniKit walletAuth result (EOA or EIP-1271 smart-contract wallet) and opens a session. */
+  async function signIn(input: SignInInput): Promise<SessionGrant> {
+    let nonce: string;
+    let domain: string;
+    try {
+      const parsed = parseSiweMessage(input.message);
+      nonce = parsed.nonce;
+      domain = parsed.domain;
+    } catch (error) {
+      throw new ApiError(400, "SIWE_MESSAGE_INVALID", `not a sign-in message: ${(error as Error).message}`);
+    }
+    if (options.siweDomains.length > 0 && !options.siweDomains.includes(domain)) {
+      throw new ApiError(401, "SIWE_DOMAIN_MISMATCH", `sign-in messages for ${domain} are not accepted here`);
+    }
+    const pending = await prisma.authNonce.findFirst({
+      where: { nonce, purpose: "sign_in", consumedAt: null, expiresAt: { gt: new Date() } },
+    });
+    if (!pending) throw await describeUnusableNonce(nonce, "sign_in");
+
+    const address = getAddress(input.address);
+    await verifyWalletSignature(input, address, nonce);
+
+    // Consumed only after a valid signature, atomically: a replay of the same sign-in finds it used.
+    if (!(await consumeNonce(nonce, "sign_in"))) throw await describeUnusableNonce(nonce, "sign_in");
+
+    const lower = address.toLowerCase();
+    const username = input.username?.trim() || undefined;
+    const user = await prisma.user.upsert({
+      where: { address: lower },
+      create: { address: lower, username: username ?? null },
+      update: username ? { username } : {},
+    });
+    const token = randomBytes(32).toString("base64url");
+    const expiresAt = new Date(Date.now() + options.sessionTtlMs);
+    await prisma.session.create({ data: { tokenHash: hashToken(token), userId: user.id, expiresAt } });
+    return { token, expiresAt, user };
+  }
+
+  async function verifyWalletSignature(input: SignInInput, address: Address, nonce: string): Promise<void> {
+    if (!isHex(input.signature)) throw new ApiError(401, "SIGNATURE_INVALID", "the signature is not hex");
+    const recovered = await recoverMessageAddress({ message: input.message, signature: input.signature }).catch(() => undefined);
+    // Not this EOA's signature: it can still be a smart-contract wallet's (EIP-1271), which needs code.
+    if (recovered !== address && !(await hasContractCode(options.publicClient, address))) {
+      throw new ApiError(401, "SIGNATURE_INVALID", "the signature was not made by this address");
+    }
+    let valid: boolean;
+    try {
+      const result = await verifySiweMessage(
+        { status: "success", message: input.message, signature: input.signature, address, version: 2 },
+        nonce,
+        SIGN_IN_STATEMENT,
+        undefined,
+        options.publicClient,
+      );
+      valid = result.isValid;
+    } catch (error) {
+      throw new ApiError(401, "SIGNATURE_INVALID", `sign-in refused: ${(error as Error).message}`);
+    }
+    if (!valid) throw new ApiError(401, "SIGNATURE_INVALID", "the wallet contract did not accept the signature");
+  }
+
+  async function userForToken(token: string): Promise<User | null> {
+    const session = await prisma.session.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+    if (!session || session.expiresAt <= new Date()) return null;
+    return session.user;
+  }
+
+  async function signOut(token: string): Promise<void> {
+    await prisma.session.deleteMany({ where: { tokenHash: hashToken(token) } });
+  }
+
+  return { issueNonce, consumeNonce, describeUnusableNonce, signIn, userForToken, signOut };
+}

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { toHex, type Address, type Hex } from "viem";
+
+/**
+ * What the API needs from the indexer (apps/indexer's HTTP API). Everything on-chain the referral
+ * programme decides on goes through this interface: eligibility (has the address minted), the referee's
+ * human, and which vouchers were paid.
+ */
+export interface IndexerClient {
+  /** Mints received by `address`, newest first (`GET /streaks/:address/claims?limit=N`). */
+  claims(address: Address, limit: number): Promise<IndexedClaim[]>;
+  /** Vouchers paid to `account`, newest first (`GET /referral-payouts/:address?limit=N`). */
+  payouts(account: Address, limit: number): Promise<IndexedPayout[]>;
+  /** Whether one voucher nonce was paid (`GET /referral-payouts/nonces/:nonce`). */
+  isNonceClaimed(nonce: bigint): Promise<boolean>;
+}
+
+/** The indexer did not answer, or answered something unusable. Callers turn it into a 503. */
+export class IndexerUnavailableError extends Error {
+  override name = "IndexerUnavailableError";
+}
+
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/).transform((value) => value.toLowerCase() as Hex);
+const decimal = z.string().regex(/^\d+$/).transform((value) => BigInt(value));
+
+const claimSchema = z.object({
+  transactionHash: hex,
+  blockNumber: z.number().int(),
+  timestamp: z.number(),
+  receiver: hex.transform((value): Address => value),
+  nullifierHash: hex,
+  amount: decimal,
+  numOfMints: z.number().int(),
+});
+
+const payoutSchema = z.object({
+  nonce: decimal,
+  account: hex.transform((value): Address => value),
+  amount: decimal,
+  transactionHash: hex,
+  timestamp: z.number(),
+});
+
+export type IndexedClaim = z.output<typeof claimSchema>;
+export type IndexedPayout = z.output<typeof payoutSchema>;
+
+const claimsResponse = z.object({ claims: z.array(claimSchema) });
+const payoutsResponse = z.object({ payouts: z.array(payoutSchema) });
+const nonceResponse = z.object({ claimed: z.boolean() });
+
+/** The indexer's page size limit for listings. */
+export const INDEXER_MAX_LIMIT = 100;
+
+/** Nullifier hashes are compared in the indexer's form: 0x plus 64 lower-case hex digits. */
+export function normaliseNullifierHash(value: Hex | bigint): Hex {
+  return toHex(BigInt(value), { size: 32 });
+}
+
+export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: number }): IndexerClient {
+  const base = options.baseUrl.replace(/\/+$/, "");
+
+  async function get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(options.timeoutMs) });
+    } catch (error) {
+      throw new IndexerUnavailableError(`indexer request ${path} failed: ${(error as Error).message}`, { cause: error });
+    }
+    if (!response.ok) {
+      throw new IndexerUnavailableError(`indexer request ${path} answered ${response.status}`);
+    }
+    const parsed = schema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) {
+      throw new IndexerUnavailableError(`indexer request ${path} answered an unexpected body: ${parsed.error.message}`);
+    }
+    return parsed.data;
+  }
+
+  return {
+    async claims(address, limit) {
+      const body = await get(`/streaks/${address.toLowerCase()}/claims?limit=${limit}`, claimsResponse);
+      return body.claims;
+    },
+    async payouts(account, limit) {
+      const body = await get(`/referral-payouts/${account.toLowerCase()}?limit=${limit}`, payoutsResponse);
+      return body.payouts;
+    },
+    async isNonceClaimed(nonce) {
+      const body = await get(`/referral-payouts/nonces/${nonce.toString()}`, nonceResponse);
+      return body.claimed;
+    },
+  };
+}

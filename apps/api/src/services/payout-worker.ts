@@ -1,0 +1,140 @@
+import type { FastifyBaseLogger } from "fastify";
+import { getAddress, type Hex } from "viem";
+import type { PrismaClient, ReferralReward } from "../generated/prisma/client.js";
+import type { ChainService } from "./chain.js";
+
+/**
+ * Pays `auto` referral rewards: submits each voucher to the claim contract from the payout wallet.
+ *
+ * Crash safety rests on the contract: a voucher nonce pays at most once, so the worker never decides
+ * from its own memory whether a reward was paid. Before sending, and again after any interruption, it asks
+ * the chain whether the nonce is used; a used nonce marks the reward paid. A job is leased (locked_until)
+ * so that two workers, or a restarted one, do not send it at the same time; a lease that ran out because
+ * its worker died is taken over. Failures retry with exponential backoff.
+ */
+export interface PayoutWorkerOptions {
+  prisma: PrismaClient;
+  chain: ChainService;
+  log: FastifyBaseLogger;
+  leaseMs: number;
+  maxBackoffMs: number;
+  confirmations: number;
+  /** Called after the payout was paid (or found paid), e.g. to drop cached earnings. */
+  onPaid?: (reward: ReferralReward) => void;
+  /** Test seam: runs right after a transaction was sent, before anything else is recorded. */
+  afterSubmit?: (reward: ReferralReward, txHash: Hex) => Promise<void>;
+}
+
+export type PayoutOutcome = "paid" | "retry" | "idle";
+
+export type PayoutWorker = ReturnType<typeof createPayoutWorker>;
+
+const BASE_BACKOFF_MS = 2_000;
+
+export function createPayoutWorker(options: PayoutWorkerOptions) {
+  const { prisma, chain, log } = options;
+
+  /** Reserves the next due payout for this worker, or returns undefined. */
+  async function lease(): Promise<ReferralReward | undefined> {
+    const rows = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE "referral_reward"
+         SET "locked_until" = now() + make_interval(secs => ${options.leaseMs / 1000}::double precision),
+             "payout_attempts" = "payout_attempts" + 1,
+             "updated_at" = now()
+       WHERE "id" = (
+         SELECT "id" FROM "referral_reward"
+          WHERE "status" = 'payout_pending'
+            AND ("next_attempt_at" IS NULL OR "next_attempt_at" <= now())
+            AND ("locked_until" IS NULL OR "locked_until" < now())
+          ORDER BY "created_at"
+          LIMIT 1
+          FOR UPDATE SKIP LOCKED)
+      RETURNING "id"`;
+    const id = rows[0]?.id;
+    return id ? prisma.referralReward.findUniqueOrThrow({ where: { id } }) : undefined;
+  }
+
+  async function markPaid(reward: ReferralReward, txHash: Hex | null): Promise<void> {
+    const updated = await prisma.referralReward.update({
+      where: { id: reward.id },
+      data: {
+        status: "paid",
+        claimedAt: reward.claimedAt ?? new Date(),
+        lockedUntil: null,
+        lastError: null,
+        ...(txHash ? { payoutTxHash: txHash } : {}),
+      },
+    });
+    log.info({ rewardId: reward.id, nonce: reward.voucherNonce.toFixed(), txHash }, "auto referral reward paid");
+    options.onPaid?.(updated);
+  }
+
+  async function postpone(reward: ReferralReward, error: unknown): Promise<void> {
+    const delay = Math.min(options.maxBackoffMs, BASE_BACKOFF_MS * 2 ** Math.max(0, reward.payoutAttempts - 1));
+    await prisma.referralReward.update({
+      where: { id: reward.id },
+      data: { lockedUntil: null, nextAttemptAt: new Date(Date.now() + delay), lastError: (error as Error).message.slice(0, 500) },
+    });
+    log.warn({ rewardId: reward.id, err: error, retryInMs: delay }, "auto referral payout failed; will retry");
+  }
+
+  async function pay(reward: ReferralReward): Promise<PayoutOutcome> {
+    const nonce = BigInt(reward.voucherNonce.toFixed());
+    const voucher = { account: getAddress(await beneficiaryAddress(reward)), amount: BigInt(reward.amountWei.toFixed()), nonce };
+    try {
+      if (await chain.isNonceUsed(nonce)) {
+        await markPaid(reward, null);
+        return "paid";
+      }
+      if (reward.payoutTxHash) {
+        // An earlier attempt sent a transaction and stopped before it knew the result: wait for that one.
+        const receipt = await chain.publicClient
+          .waitForTransactionReceipt({ hash: reward.payoutTxHash as Hex, timeout: 30_000, confirmations: options.confirmations })
+          .catch(() => undefined);
+        if (await chain.isNonceUsed(nonce)) {
+          await markPaid(reward, receipt?.status === "success" ? receipt.transactionHash : null);
+          return "paid";
+        }
+      }
+      const txHash = await chain.submitVoucher(voucher, reward.voucherSignature as Hex);
+      await options.afterSubmit?.(reward, txHash);
+      await prisma.referralReward.update({ where: { id: reward.id }, data: { payoutTxHash: txHash } });
+      const receipt = await chain.publicClient.waitForTransactionReceipt({
+        hash: txHash,
+        timeout: 60_000,
+        confirmations: options.confirmations,
+      });
+      if (receipt.status === "success" || (await chain.isNonceUsed(nonce))) {
+        await markPaid(reward, receipt.status === "success" ? txHash : null);
+        return "paid";
+      }
+      throw new Error(`payout transaction ${txHash} reverted`);
+    } catch (error) {
+      // A revert such as VoucherAlreadyClaimed means someone paid it: the bitmap has the last word.
+      if (await chain.isNonceUsed(nonce).catch(() => false)) {
+        await markPaid(reward, null);
+        return "paid";
+      }
+      await postpone(reward, error);
+      return "retry";
+    }
+  }
+
+  async function beneficiaryAddress(reward: ReferralReward): Promise<string> {
+    const user = await prisma.user.findUniqueOrThrow({ where: { id: reward.beneficiaryId } });
+    return user.address;
+  }
+
+  /** Pays due rewards one by one until none is due; returns the outcomes. */
+  async function runOnce(maxJobs = 50): Promise<PayoutOutcome[]> {
+    const outcomes: PayoutOutcome[] = [];
+    for (let i = 0; i < maxJobs; i++) {
+      const reward = await lease();
+      if (!reward) break;
+      outcomes.push(await pay(reward));
+    }
+    return outcomes;
+  }
+
+  return { runOnce };
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/app.js";
+import { loadConfig, type Config } from "../../src/env.js";
+import type { ChainService } from "../../src/services/chain.js";
+import type { IndexerClient } from "../../src/services/indexer.js";
+import type { PayoutWorkerOptions } from "../../src/services/payout-worker.js";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  indexer?: IndexerClient;
+  chain?: ChainService;
+  testDatabase?: TestDatabase;
+  afterPayoutSubmit?: PayoutWorkerOptions["afterSubmit"];
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The development profile, quiet, without background workers, with a chain that is not there. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    WORKERS_ENABLED: "false",
+    RPC_URL: "http://127.0.0.1:9",
+    INDEXER_URL: "http://127.0.0.1:9",
+    ...env,
+  });
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const db = options.testDatabase ?? (await createTestDatabase());
+  const ownsDatabase = options.testDatabase === undefined;
+  // The app closes the database it is given; a shared test database outlives several app instances.
+  const database = ownsDatabase ? db.database : { ...db.database, close: () => Promise.resolve() };
+  const app = await buildApp({
+    config,
+    database,
+    indexer: options.indexer,
+    chain: options.chain,
+    afterPayoutSubmit: options.afterPayoutSubmit,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    config,
+    db,
+    async close() {
+      await app.close();
+      if (ownsDatabase) await db.drop();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type Database } from "../../src/db/database.js";
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite by default, or, when DATABASE_URL is
+ * set (CI runs the suite on PostgreSQL too), a new PostgreSQL database created next to that URL's and
+ * dropped afterwards.
+ */
+export interface TestDatabase {
+  database: Database;
+  kind: "pglite" | "postgres";
+  /** The URL of the created PostgreSQL database (postgres only), e.g. for a second process. */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+// The test harness chooses its database from the environment like CI does; the app itself reads config
+// only through src/env.ts.
+const serverUrl = process.env.DATABASE_URL;
+
+export function testDatabaseKind(): "pglite" | "postgres" {
+  return serverUrl ? "postgres" : "pglite";
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!serverUrl) {
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    await database.migrate();
+    return { database, kind: "pglite", drop: () => database.close() };
+  }
+  const name = `oro_api_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  await database.migrate();
+  let dropped = false;
+  return {
+    database,
+    kind: "postgres",
+    url: url.toString(),
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await database.close().catch(() => undefined);
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
