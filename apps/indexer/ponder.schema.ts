@@ -1,0 +1,107 @@
+import { index, onchainEnum, onchainTable } from "ponder";
+
+// Times are unix seconds and block numbers plain integers (int8 read as JS numbers); token amounts are
+// wei (numeric(78), JS bigint); nullifier hashes are 0x + 64 lower-case hex digits.
+
+/** One verified human (World ID nullifier hash) and their streak as of their latest mint. */
+export const human = onchainTable("human", (t) => ({
+  nullifierHash: t.hex().primaryKey(),
+  numOfMints: t.integer().notNull(),
+  firstMintedAt: t.int8({ mode: "number" }).notNull(),
+  lastMintedAt: t.int8({ mode: "number" }).notNull(),
+  currentStreak: t.integer().notNull(),
+  longestStreak: t.integer().notNull(),
+  lastReceiver: t.hex().notNull(),
+}));
+
+/** Every address that ever held or received ORO. */
+export const account = onchainTable("account", (t) => ({
+  address: t.hex().primaryKey(),
+  balance: t.bigint().notNull(),
+  mintsReceived: t.integer().notNull(),
+  firstMintAt: t.int8({ mode: "number" }),
+  lastMintAt: t.int8({ mode: "number" }),
+  /** The human whose mint this address received last: whose streak this address shows. */
+  lastMintNullifierHash: t.hex(),
+}));
+
+/** One row per mint (a claim), with the streak it brought its human to. */
+export const mint = onchainTable(
+  "mint",
+  (t) => ({
+    id: t.text().primaryKey(),
+    receiver: t.hex().notNull(),
+    nullifierHash: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    numOfMints: t.integer().notNull(),
+    streak: t.integer().notNull(),
+    blockNumber: t.int8({ mode: "number" }).notNull(),
+    logIndex: t.integer().notNull(),
+    timestamp: t.int8({ mode: "number" }).notNull(),
+    transactionHash: t.hex().notNull(),
+  }),
+  (table) => ({
+    receiverNewestFirst: index().on(table.receiver, table.blockNumber, table.logIndex),
+    nullifierHashNewestFirst: index().on(table.nullifierHash, table.blockNumber, table.logIndex),
+  }),
+);
+
+/** One row per referral voucher paid out by the claim contract (a nonce pays once). */
+export const referralPayout = onchainTable(
+  "referral_payout",
+  (t) => ({
+    nonce: t.bigint().primaryKey(),
+    account: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    submitter: t.hex().notNull(),
+    blockNumber: t.int8({ mode: "number" }).notNull(),
+    logIndex: t.integer().notNull(),
+    timestamp: t.int8({ mode: "number" }).notNull(),
+    transactionHash: t.hex().notNull(),
+  }),
+  (table) => ({
+    accountNewestFirst: index().on(table.account, table.blockNumber, table.logIndex),
+  }),
+);
+
+/** Totals kept current by the handlers (one row per indexed chain), so no request scans a table. */
+export const stats = onchainTable("stats", (t) => ({
+  chainId: t.integer().primaryKey(),
+  totalSupply: t.bigint().notNull(),
+  /** Accounts whose balance is above zero. */
+  holders: t.integer().notNull(),
+  humans: t.integer().notNull(),
+  mints: t.integer().notNull(),
+  referralPayouts: t.integer().notNull(),
+  referralPaidOut: t.bigint().notNull(),
+  /** Timestamp of the newest indexed event: the chain's clock as far as the indexer knows it. */
+  lastEventAt: t.int8({ mode: "number" }).notNull(),
+}));
+
+/** The contracts' settings as they stand now (one row per indexed chain). */
+export const settings = onchainTable("settings", (t) => ({
+  chainId: t.integer().primaryKey(),
+  amountPerMint: t.bigint().notNull(),
+  waitBetweenMints: t.int8({ mode: "number" }).notNull(),
+  externalNullifierHash: t.bigint().notNull(),
+  appId: t.text().notNull(),
+  action: t.text().notNull(),
+  owner: t.hex(),
+  killed: t.boolean().notNull(),
+  claimSigner: t.hex(),
+  claimsPaused: t.boolean().notNull(),
+}));
+
+/** The ORO settings the owner can change, each with its own event. */
+export const mintSetting = onchainEnum("mint_setting", ["amount_per_mint", "wait_between_mints", "external_nullifier"]);
+
+/** Every change of a mint setting, in chain order (the constructor's initial values included). */
+export const settingChange = onchainTable("setting_change", (t) => ({
+  id: t.text().primaryKey(),
+  setting: mintSetting("setting").notNull(),
+  oldValue: t.bigint().notNull(),
+  newValue: t.bigint().notNull(),
+  blockNumber: t.int8({ mode: "number" }).notNull(),
+  timestamp: t.int8({ mode: "number" }).notNull(),
+  transactionHash: t.hex().notNull(),
+}));

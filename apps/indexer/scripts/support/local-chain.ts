@@ -1,0 +1,160 @@
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  getContract,
+  http,
+  type Address,
+  type Hash,
+  type PublicClient,
+} from "viem";
+import { hardhat } from "viem/chains";
+import { buildDevProof, deployments, devNullifierHash, oroAbi, referralClaimAbi, referralVoucherTypedData } from "@oro/clients";
+import { deploymentFor, type IndexedDeployment } from "../../src/lib/deployment";
+import { freePort, startService, type Service } from "./processes";
+
+const contractsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../contracts");
+
+/** Hardhat's unlocked development accounts, in order (#0 owns the contracts, #1 signs vouchers). */
+export type DevAccounts = readonly Address[];
+
+export interface LocalChain {
+  rpcUrl: string;
+  port: number;
+  deployment: IndexedDeployment;
+  publicClient: PublicClient;
+  accounts: DevAccounts;
+  service: Service;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the contracts package's local chain (`hardhat chain`, which deploys everything) on a free port.
+ * `env` reaches the contracts' env.ts (for example ORO_WAIT_BETWEEN_MINTS).
+ */
+export async function startLocalChain(env: Record<string, string> = {}): Promise<LocalChain> {
+  const port = await freePort();
+  const service = startService("local chain", path.join(contractsDir, "node_modules/.bin/hardhat"), ["chain"], {
+    cwd: contractsDir,
+    env: { ...process.env, ...env, CHAIN_HOST: "127.0.0.1", CHAIN_PORT: String(port), LOCAL_RPC_URL: "" },
+  });
+  try {
+    await service.waitForOutput("local chain ready", 180_000);
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const publicClient = createPublicClient({ chain: hardhat, transport: http(rpcUrl) });
+  const accounts = await createWalletClient({ chain: hardhat, transport: http(rpcUrl) }).getAddresses();
+  return {
+    rpcUrl,
+    port,
+    deployment: deploymentFor(hardhat.id),
+    publicClient,
+    accounts,
+    service,
+    stop: () => service.stop(),
+  };
+}
+
+/** Owner, user and time-travel actions on a local chain, as the product's users and owner would take them. */
+export function chainActions(chain: LocalChain) {
+  const transport = http(chain.rpcUrl);
+  const testClient = createTestClient({ chain: hardhat, mode: "hardhat", transport });
+  const walletClient = createWalletClient({ chain: hardhat, transport });
+  const { worldId } = deployments[hardhat.id];
+  const oro = getContract({ address: chain.deployment.oro.address, abi: oroAbi, client: chain.publicClient });
+  const claims = getContract({
+    address: chain.deployment.referralClaim.address,
+    abi: referralClaimAbi,
+    client: chain.publicClient,
+  });
+
+  async function confirmed(hash: Hash) {
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  }
+
+  return {
+    oro,
+    claims,
+    testClient,
+    /** The next block gets exactly this timestamp (unix seconds). */
+    async setNextBlockTimestamp(timestamp: number) {
+      await testClient.setNextBlockTimestamp({ timestamp: BigInt(timestamp) });
+    },
+    async latestTimestamp(): Promise<number> {
+      return Number((await chain.publicClient.getBlock()).timestamp);
+    },
+    /** The named development human mints to `receiver`, sent by the receiver (the proof binds it). */
+    async mint(humanName: string, receiver: Address) {
+      const { root, nullifierHash, proof } = buildDevProof({
+        receiver,
+        nullifierHash: devNullifierHash(humanName),
+        appId: worldId.appId,
+        action: worldId.action,
+      });
+      const hash = await walletClient.writeContract({
+        account: receiver,
+        address: oro.address,
+        abi: oroAbi,
+        functionName: "mint",
+        args: [root, nullifierHash, proof, receiver],
+      });
+      return confirmed(hash);
+    },
+    async transfer(from: Address, to: Address, amount: bigint) {
+      const hash = await walletClient.writeContract({
+        account: from,
+        address: oro.address,
+        abi: oroAbi,
+        functionName: "transfer",
+        args: [to, amount],
+      });
+      return confirmed(hash);
+    },
+    async setAmountPerMint(owner: Address, amount: bigint) {
+      const hash = await walletClient.writeContract({
+        account: owner,
+        address: oro.address,
+        abi: oroAbi,
+        functionName: "setAmountPerMint",
+        args: [amount],
+      });
+      return confirmed(hash);
+    },
+    async setWaitBetweenMints(owner: Address, seconds: number) {
+      const hash = await walletClient.writeContract({
+        account: owner,
+        address: oro.address,
+        abi: oroAbi,
+        functionName: "setWaitBetweenMints",
+        args: [BigInt(seconds)],
+      });
+      return confirmed(hash);
+    },
+    /**
+     * The voucher signer (the node holds its development key, so it signs over JSON-RPC) signs a voucher,
+     * and `submitter` claims it for `account`.
+     */
+    async claimVoucher(voucher: { account: Address; amount: bigint; nonce: bigint }, submitter: Address) {
+      const signer = await claims.read.signer();
+      const signature = await walletClient.signTypedData({
+        account: signer,
+        ...referralVoucherTypedData(hardhat.id, claims.address, voucher),
+      });
+      const hash = await walletClient.writeContract({
+        account: submitter,
+        address: claims.address,
+        abi: referralClaimAbi,
+        functionName: "claim",
+        args: [voucher, signature],
+      });
+      return confirmed(hash);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { Hono } from "hono";
+import { db } from "ponder:api";
+import { referralPayout } from "ponder:schema";
+import { desc, eq } from "ponder";
+import { parseAddress, parseLimit, parseNonce } from "../../lib/request-params";
+import { valueOr400 } from "../respond";
+import type { ReferralNonceResponse, ReferralPayout, ReferralPayoutsResponse } from "../types";
+
+function present(row: typeof referralPayout.$inferSelect): ReferralPayout {
+  return {
+    nonce: row.nonce.toString(),
+    account: row.account,
+    amount: row.amount.toString(),
+    submitter: row.submitter,
+    blockNumber: row.blockNumber,
+    timestamp: row.timestamp,
+    transactionHash: row.transactionHash,
+  };
+}
+
+export const referralPayouts = new Hono()
+  .get("/nonces/:nonce", async (c) => {
+    const nonce = valueOr400(c, parseNonce(c.req.param("nonce")));
+    if ("response" in nonce) return nonce.response;
+    const [row] = await db.select().from(referralPayout).where(eq(referralPayout.nonce, nonce.value)).limit(1);
+    return c.json({
+      nonce: nonce.value.toString(),
+      claimed: row !== undefined,
+      payout: row ? present(row) : null,
+    } satisfies ReferralNonceResponse);
+  })
+  .get("/:address", async (c) => {
+    const address = valueOr400(c, parseAddress(c.req.param("address")));
+    if ("response" in address) return address.response;
+    const limit = valueOr400(c, parseLimit(c.req.query("limit")));
+    if ("response" in limit) return limit.response;
+    const rows = await db
+      .select()
+      .from(referralPayout)
+      .where(eq(referralPayout.account, address.value))
+      .orderBy(desc(referralPayout.blockNumber), desc(referralPayout.logIndex))
+      .limit(limit.value);
+    return c.json({ payouts: rows.map(present) } satisfies ReferralPayoutsResponse);
+  });

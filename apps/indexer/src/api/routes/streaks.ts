@@ -1,0 +1,79 @@
+import { Hono } from "hono";
+import { db } from "ponder:api";
+import { account, human, mint, settings, stats } from "ponder:schema";
+import { desc, eq } from "ponder";
+import { env } from "../../env";
+import { parseAddress, parseLimit } from "../../lib/request-params";
+import { streakAt, streakClock } from "../../lib/streak";
+import { valueOr400 } from "../respond";
+import type { Claim, ClaimsResponse, StreakResponse } from "../types";
+
+/** The wait in force and the clock the streak is read with. */
+export async function streakContext(): Promise<{ waitBetweenMints: number; now: number }> {
+  const chainId = env.chain.id;
+  const [setting] = await db.select().from(settings).where(eq(settings.chainId, chainId)).limit(1);
+  const [totals] = await db.select().from(stats).where(eq(stats.chainId, chainId)).limit(1);
+  return {
+    waitBetweenMints: setting?.waitBetweenMints ?? 0,
+    now: streakClock(Date.now() / 1000, totals?.lastEventAt),
+  };
+}
+
+export const streaks = new Hono()
+  .get("/:address", async (c) => {
+    const address = valueOr400(c, parseAddress(c.req.param("address")));
+    if ("response" in address) return address.response;
+
+    const [holder] = await db.select().from(account).where(eq(account.address, address.value)).limit(1);
+    const nullifierHash = holder?.lastMintNullifierHash ?? null;
+    const [shown] = nullifierHash
+      ? await db.select().from(human).where(eq(human.nullifierHash, nullifierHash)).limit(1)
+      : [];
+    if (!shown) {
+      return c.json({
+        address: address.value,
+        nullifierHash: null,
+        currentStreak: 0,
+        longestStreak: 0,
+        numOfMints: 0,
+        lastMintedAt: null,
+        nextMintAt: null,
+        streakExpiresAt: null,
+      } satisfies StreakResponse);
+    }
+    const { waitBetweenMints, now } = await streakContext();
+    const streak = streakAt(shown, now, waitBetweenMints);
+    return c.json({
+      address: address.value,
+      nullifierHash: shown.nullifierHash,
+      numOfMints: shown.numOfMints,
+      ...streak,
+    } satisfies StreakResponse);
+  })
+  .get("/:address/claims", async (c) => {
+    const address = valueOr400(c, parseAddress(c.req.param("address")));
+    if ("response" in address) return address.response;
+    const limit = valueOr400(c, parseLimit(c.req.query("limit")));
+    if ("response" in limit) return limit.response;
+
+    const rows = await db
+      .select()
+      .from(mint)
+      .where(eq(mint.receiver, address.value))
+      .orderBy(desc(mint.blockNumber), desc(mint.logIndex))
+      .limit(limit.value);
+    const claims = rows.map(
+      (row): Claim => ({
+        transactionHash: row.transactionHash,
+        blockNumber: row.blockNumber,
+        logIndex: row.logIndex,
+        timestamp: row.timestamp,
+        receiver: row.receiver,
+        nullifierHash: row.nullifierHash,
+        amount: row.amount.toString(),
+        numOfMints: row.numOfMints,
+        streak: row.streak,
+      }),
+    );
+    return c.json({ claims } satisfies ClaimsResponse);
+  });

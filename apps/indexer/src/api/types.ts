@@ -1,0 +1,107 @@
+/**
+ * The indexer's HTTP answers, for the API to import (`import type { StreakResponse } from "@oro/indexer/api-types"`).
+ * Conventions: times are unix seconds (numbers, null when there is none); token amounts are wei as decimal
+ * strings; addresses are lower-case 0x strings; nullifier hashes are 0x plus 64 lower-case hex digits.
+ */
+
+/** GET /streaks/:address — the streak of the human whose mint the address received last. */
+export interface StreakResponse {
+  address: `0x${string}`;
+  /** The human shown, or null when the address never received a mint. */
+  nullifierHash: `0x${string}` | null;
+  /** 0 once the streak has lapsed (now > streakExpiresAt). */
+  currentStreak: number;
+  longestStreak: number;
+  /** The human's mint count, as the contract's nullifierHashMintData holds it. */
+  numOfMints: number;
+  lastMintedAt: number | null;
+  /** lastMintedAt + waitBetweenMints: when the contract lets this human mint again. */
+  nextMintAt: number | null;
+  /** lastMintedAt + 2 × waitBetweenMints: the last moment a mint still continues the streak. */
+  streakExpiresAt: number | null;
+}
+
+/** One mint received by an address. */
+export interface Claim {
+  transactionHash: `0x${string}`;
+  blockNumber: number;
+  logIndex: number;
+  timestamp: number;
+  receiver: `0x${string}`;
+  nullifierHash: `0x${string}`;
+  /** wei */
+  amount: string;
+  /** The human's mint count after this mint. */
+  numOfMints: number;
+  /** The human's streak right after this mint. */
+  streak: number;
+}
+
+/** GET /streaks/:address/claims?limit=N — newest first, limit 1..100 (default 10). */
+export interface ClaimsResponse {
+  claims: Claim[];
+}
+
+/** GET /stats */
+export interface StatsResponse {
+  chainId: number;
+  /** wei */
+  totalSupply: string;
+  /** Accounts with a balance above zero. */
+  holders: number;
+  humans: number;
+  mints: number;
+  /** wei per mint, as the contract has it now. */
+  amountPerMint: string;
+  /** seconds */
+  waitBetweenMints: number;
+  killed: boolean;
+  referralPayouts: number;
+  /** wei */
+  referralPaidOut: string;
+  /** Timestamp of the newest indexed event (null before the first). */
+  lastEventAt: number | null;
+}
+
+/** GET /humans/:nullifierHash — for the API's referral checks. */
+export interface HumanResponse {
+  nullifierHash: `0x${string}`;
+  hasMinted: boolean;
+  numOfMints: number;
+  firstMintedAt: number | null;
+  lastMintedAt: number | null;
+  /** The address this human's latest mint went to. */
+  lastReceiver: `0x${string}` | null;
+  currentStreak: number;
+  longestStreak: number;
+}
+
+/** One referral voucher paid by the claim contract. */
+export interface ReferralPayout {
+  /** The voucher nonce (decimal string: a uint256). */
+  nonce: string;
+  account: `0x${string}`;
+  /** wei */
+  amount: string;
+  submitter: `0x${string}`;
+  blockNumber: number;
+  timestamp: number;
+  transactionHash: `0x${string}`;
+}
+
+/** GET /referral-payouts/:address — the vouchers paid to an address, newest first. */
+export interface ReferralPayoutsResponse {
+  payouts: ReferralPayout[];
+}
+
+/** GET /referral-payouts/nonces/:nonce — whether a voucher nonce has been paid. */
+export interface ReferralNonceResponse {
+  nonce: string;
+  claimed: boolean;
+  payout: ReferralPayout | null;
+}
+
+/** Every 400 answer. */
+export interface ErrorResponse {
+  error: string;
+}

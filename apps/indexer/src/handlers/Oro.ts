@@ -1,0 +1,139 @@
+import { ponder } from "ponder:registry";
+import { account, human, mint, settingChange } from "ponder:schema";
+import type { Address } from "viem";
+import { balanceChanges, holderDelta, supplyDelta } from "../lib/balances";
+import { nullifierHashToHex } from "../lib/request-params";
+import { streakAfterMint } from "../lib/streak";
+import { currentSettings, updateSettings, updateStats } from "./store";
+
+const lower = (address: Address) => address.toLowerCase() as Address;
+
+ponder.on("Oro:Transfer", async ({ event, context }) => {
+  const { db } = context;
+  const transfer = { from: lower(event.args.from), to: lower(event.args.to), value: event.args.value };
+  const balances = new Map<Address, bigint>();
+  for (const address of new Set([transfer.from, transfer.to])) {
+    const row = await db.find(account, { address });
+    balances.set(address, row?.balance ?? 0n);
+  }
+  const changes = balanceChanges(transfer, (address) => balances.get(address) ?? 0n);
+  let holders = 0;
+  for (const change of changes) {
+    holders += holderDelta(change);
+    await db
+      .insert(account)
+      .values({ address: change.account, balance: change.after, mintsReceived: 0 })
+      .onConflictDoUpdate({ balance: change.after });
+  }
+  const supply = supplyDelta(transfer);
+  await updateStats(db, context.chain.id, Number(event.block.timestamp), (current) => ({
+    holders: current.holders + holders,
+    totalSupply: current.totalSupply + supply,
+  }));
+});
+
+ponder.on("Oro:Minted", async ({ event, context }) => {
+  const { db } = context;
+  const mintedAt = Number(event.block.timestamp);
+  const nullifierHash = nullifierHashToHex(event.args.nullifierHash);
+  const receiver = lower(event.args.receiver);
+  const numOfMints = Number(event.args.numOfMints);
+  const { waitBetweenMints } = await currentSettings(db, context.chain.id);
+
+  const previous = await db.find(human, { nullifierHash });
+  const streak = streakAfterMint(previous ?? undefined, mintedAt, waitBetweenMints);
+  if (previous) {
+    await db.update(human, { nullifierHash }).set({ ...streak, numOfMints, lastReceiver: receiver });
+  } else {
+    await db.insert(human).values({ nullifierHash, ...streak, numOfMints, firstMintedAt: mintedAt, lastReceiver: receiver });
+  }
+
+  // The Transfer of this mint comes first in the same transaction, so the account usually exists already.
+  await db
+    .insert(account)
+    .values({
+      address: receiver,
+      balance: 0n,
+      mintsReceived: 1,
+      firstMintAt: mintedAt,
+      lastMintAt: mintedAt,
+      lastMintNullifierHash: nullifierHash,
+    })
+    .onConflictDoUpdate((row) => ({
+      mintsReceived: row.mintsReceived + 1,
+      firstMintAt: row.firstMintAt ?? mintedAt,
+      lastMintAt: mintedAt,
+      lastMintNullifierHash: nullifierHash,
+    }));
+
+  await db.insert(mint).values({
+    id: event.id,
+    receiver,
+    nullifierHash,
+    amount: event.args.amount,
+    numOfMints,
+    streak: streak.currentStreak,
+    blockNumber: Number(event.block.number),
+    logIndex: event.log.logIndex,
+    timestamp: mintedAt,
+    transactionHash: event.transaction.hash,
+  });
+
+  await updateStats(db, context.chain.id, mintedAt, (current) => ({
+    mints: current.mints + 1,
+    humans: current.humans + (previous ? 0 : 1),
+  }));
+});
+
+ponder.on("Oro:AmountPerMintUpdated", async ({ event, context }) => {
+  await updateSettings(context.db, context.chain.id, { amountPerMint: event.args.newAmountPerMint });
+  await context.db.insert(settingChange).values({
+    id: event.id,
+    setting: "amount_per_mint",
+    oldValue: event.args.oldAmountPerMint,
+    newValue: event.args.newAmountPerMint,
+    blockNumber: Number(event.block.number),
+    timestamp: Number(event.block.timestamp),
+    transactionHash: event.transaction.hash,
+  });
+  await updateStats(context.db, context.chain.id, Number(event.block.timestamp));
+});
+
+ponder.on("Oro:WaitBetweenMintsUpdated", async ({ event, context }) => {
+  await updateSettings(context.db, context.chain.id, { waitBetweenMints: Number(event.args.newWaitBetweenMints) });
+  await context.db.insert(settingChange).values({
+    id: event.id,
+    setting: "wait_between_mints",
+    oldValue: event.args.oldWaitBetweenMints,
+    newValue: event.args.newWaitBetweenMints,
+    blockNumber: Number(event.block.number),
+    timestamp: Number(event.block.timestamp),
+    transactionHash: event.transaction.hash,
+  });
+  await updateStats(context.db, context.chain.id, Number(event.block.timestamp));
+});
+
+ponder.on("Oro:ExternalNullifierUpdated", async ({ event, context }) => {
+  const { newExternalNullifierHash, oldExternalNullifierHash, appId, action } = event.args;
+  await updateSettings(context.db, context.chain.id, { externalNullifierHash: newExternalNullifierHash, appId, action });
+  await context.db.insert(settingChange).values({
+    id: event.id,
+    setting: "external_nullifier",
+    oldValue: oldExternalNullifierHash,
+    newValue: newExternalNullifierHash,
+    blockNumber: Number(event.block.number),
+    timestamp: Number(event.block.timestamp),
+    transactionHash: event.transaction.hash,
+  });
+  await updateStats(context.db, context.chain.id, Number(event.block.timestamp));
+});
+
+ponder.on("Oro:Killswitched", async ({ event, context }) => {
+  await updateSettings(context.db, context.chain.id, { killed: true });
+  await updateStats(context.db, context.chain.id, Number(event.block.timestamp));
+});
+
+ponder.on("Oro:OwnershipTransferred", async ({ event, context }) => {
+  await updateSettings(context.db, context.chain.id, { owner: lower(event.args.newOwner) });
+  await updateStats(context.db, context.chain.id, Number(event.block.timestamp));
+});

@@ -1,0 +1,60 @@
+import { isAddress, toHex, type Address, type Hex } from "viem";
+
+/** A parsed request parameter, or the one-line reason it was refused (answered with 400). */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Claims listing: how many claims a page holds. */
+export const CLAIMS_LIMIT = { min: 1, max: 100, default: 10 } as const;
+
+const UINT256_MAX = 2n ** 256n - 1n;
+
+/** A 20-byte 0x address in any letter case (a mixed-case one must carry a valid checksum), lower-cased. */
+export function parseAddress(raw: string): Parsed<Address> {
+  const candidate: string = raw;
+  if (!isAddress(candidate, { strict: false })) {
+    return { ok: false, error: `"${raw}" is not an address: expected 0x followed by 40 hexadecimal digits` };
+  }
+  if (raw !== raw.toLowerCase() && raw.slice(2) !== raw.slice(2).toUpperCase() && !isAddress(raw, { strict: true })) {
+    return { ok: false, error: `"${raw}" has an invalid EIP-55 checksum` };
+  }
+  return { ok: true, value: raw.toLowerCase() as Address };
+}
+
+/** `limit` of the claims listing: an integer from 1 to 100; absent means 10. */
+export function parseLimit(raw: string | undefined): Parsed<number> {
+  if (raw === undefined || raw === "") return { ok: true, value: CLAIMS_LIMIT.default };
+  if (!/^\d+$/.test(raw)) return { ok: false, error: `limit must be an integer from ${CLAIMS_LIMIT.min} to ${CLAIMS_LIMIT.max}` };
+  const limit = Number(raw);
+  if (limit < CLAIMS_LIMIT.min || limit > CLAIMS_LIMIT.max) {
+    return { ok: false, error: `limit must be an integer from ${CLAIMS_LIMIT.min} to ${CLAIMS_LIMIT.max}, got ${raw}` };
+  }
+  return { ok: true, value: limit };
+}
+
+/**
+ * A World ID nullifier hash, as World ID hands it out (0x hex) or as the contract's uint256 (decimal),
+ * normalised to 0x plus 64 lower-case hex digits, the form the indexer stores.
+ */
+export function parseNullifierHash(raw: string): Parsed<Hex> {
+  let value: bigint;
+  if (/^0x[0-9a-fA-F]{1,64}$/.test(raw) || /^\d{1,78}$/.test(raw)) {
+    value = BigInt(raw);
+  } else {
+    return { ok: false, error: `"${raw}" is not a nullifier hash: expected 0x hex (at most 64 digits) or a decimal uint256` };
+  }
+  if (value > UINT256_MAX) return { ok: false, error: `"${raw}" is larger than a uint256` };
+  return { ok: true, value: nullifierHashToHex(value) };
+}
+
+/** The stored form of a nullifier hash: 0x plus 64 lower-case hex digits. */
+export function nullifierHashToHex(nullifierHash: bigint): Hex {
+  return toHex(nullifierHash, { size: 32 });
+}
+
+/** A voucher nonce: a decimal uint256. */
+export function parseNonce(raw: string): Parsed<bigint> {
+  if (!/^\d{1,78}$/.test(raw)) return { ok: false, error: `"${raw}" is not a voucher nonce: expected a decimal uint256` };
+  const value = BigInt(raw);
+  if (value > UINT256_MAX) return { ok: false, error: `"${raw}" is larger than a uint256` };
+  return { ok: true, value };
+}

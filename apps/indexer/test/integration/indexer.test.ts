@@ -1,0 +1,352 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEther, toHex, type Address } from "viem";
+import { devNullifierHash } from "@oro/clients";
+import type {
+  ClaimsResponse,
+  ErrorResponse,
+  HumanResponse,
+  ReferralNonceResponse,
+  ReferralPayoutsResponse,
+  StatsResponse,
+  StreakResponse,
+} from "../../src/api/types";
+import { chainActions, startLocalChain, type LocalChain } from "../../scripts/support/local-chain";
+import { freePort, startService, waitForHttpOk, type Service } from "../../scripts/support/processes";
+
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const WAIT = 3_600;
+const hashOf = (name: string) => toHex(devNullifierHash(name), { size: 32 });
+
+/** One indexer run: the package's own `start` (launcher, then Ponder) on a fresh PGlite root and a free port. */
+interface IndexerRun {
+  baseUrl: string;
+  pgliteRoot: string;
+  service: Service;
+  get<T>(pathAndQuery: string): Promise<{ status: number; body: T }>;
+}
+
+const started: { stop(): Promise<void> }[] = [];
+const tempDirs: string[] = [];
+
+/**
+ * Starts the indexer and waits until it has indexed `lastEventBlock`. /ready alone means the backfill (up to
+ * 30 blocks below the tip) is done; the newest blocks follow in live indexing, and Ponder's /status only
+ * advances on blocks that carry events, so the wait is for the block of the newest event.
+ */
+async function startIndexer(chain: LocalChain, lastEventBlock: number, pgliteRoot?: string): Promise<IndexerRun> {
+  const root = pgliteRoot ?? mkdtempSync(path.join(tmpdir(), "oro-indexer-test-"));
+  if (!pgliteRoot) tempDirs.push(root);
+  const port = await freePort();
+  const service = startService("indexer", path.join(packageDir, "node_modules/.bin/tsx"), ["scripts/start.ts", "start"], {
+    cwd: packageDir,
+    env: {
+      ...process.env,
+      LOCAL_RPC_URL: chain.rpcUrl,
+      INDEXER_CHAIN_ID: "31337",
+      PORT: String(port),
+      PGLITE_ROOT: root,
+      PGLITE_DIRECTORY: "",
+      DATABASE_URL: "",
+      PONDER_TELEMETRY_DISABLED: "true",
+      PONDER_LOG_LEVEL: "info",
+    },
+  });
+  started.push(service);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttpOk(`${baseUrl}/ready`, 120_000, service);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = (await (await fetch(`${baseUrl}/status`)).json()) as Record<string, { block: { number: number } }>;
+    if ((status.development?.block.number ?? 0) >= lastEventBlock) break;
+    if (Date.now() > deadline) throw new Error(`indexer did not reach block ${lastEventBlock}: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    pgliteRoot: root,
+    service,
+    async get<T>(pathAndQuery: string) {
+      const response = await fetch(`${baseUrl}${pathAndQuery}`);
+      return { status: response.status, body: (await response.json()) as T };
+    },
+  };
+}
+
+describe("indexer against a local chain", () => {
+  let chain: LocalChain;
+  let first: IndexerRun;
+  let accounts: { owner: Address; alice: Address; bob: Address; carol: Address; alice2: Address; dave: Address };
+  /** The scenario's clock: T0 is the first mint, every other time is relative to it. */
+  let T0: number;
+  let lastEventAt: number;
+  let lastEventBlock: number;
+  let mintsBefore: number;
+
+  beforeAll(async () => {
+    chain = await startLocalChain();
+    started.push(chain);
+    const actions = chainActions(chain);
+    const [owner, , alice, bob, carol, alice2, dave] = chain.accounts;
+    if (!owner || !alice || !bob || !carol || !alice2 || !dave) throw new Error("the local chain has too few accounts");
+    accounts = { owner, alice, bob, carol, alice2, dave };
+    mintsBefore = (await actions.oro.getEvents.Minted({}, { fromBlock: 0n })).length;
+
+    await actions.setWaitBetweenMints(owner, WAIT);
+    T0 = (await actions.latestTimestamp()) + 100;
+    const at = async <T>(timestamp: number, action: () => Promise<T>) => {
+      await actions.setNextBlockTimestamp(timestamp);
+      return action();
+    };
+    await at(T0, () => actions.mint("alice", alice));
+    await at(T0 + 1, () => actions.mint("bob", bob));
+    await at(T0 + 2, () => actions.mint("carol", carol));
+    await at(T0 + WAIT, () => actions.mint("alice", alice)); // one wait later: streak 2
+    await at(T0 + 2 * WAIT + 2, () => actions.mint("bob", bob)); // 2 × wait + 1 s after: restarts at 1
+    await at(T0 + 3 * WAIT, () => actions.mint("alice", alice)); // exactly 2 × wait later: streak 3
+    await at(T0 + 3 * WAIT + 2, () => actions.mint("bob", bob)); // one wait later: 2
+    await at(T0 + 3 * WAIT + 10, () => actions.setAmountPerMint(owner, parseEther("0.25")));
+    await at(T0 + 4 * WAIT, () => actions.mint("alice", alice2)); // same human, second wallet: streak 4
+    await at(T0 + 4 * WAIT + 10, () => actions.transfer(alice, dave, parseEther("0.1")));
+    await at(T0 + 4 * WAIT + 15, () => actions.transfer(dave, alice2, parseEther("0.1"))); // dave back to zero
+    const voucherClaim = await at(T0 + 4 * WAIT + 20, () =>
+      actions.claimVoucher({ account: bob, amount: parseEther("1"), nonce: 7n }, carol),
+    );
+    lastEventBlock = Number(voucherClaim.blockNumber);
+    lastEventAt = T0 + 4 * WAIT + 20;
+    // Push every event past Ponder's 30-block finality window, so the backfill covers all of them.
+    await actions.testClient.mine({ blocks: 31 });
+
+    first = await startIndexer(chain, lastEventBlock);
+  });
+
+  afterAll(async () => {
+    for (const process of started.reverse()) await process.stop();
+    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("stores PGlite data under the chain's identity (chain id + hash of ORO's creation block)", async () => {
+    const creation = await chain.publicClient.getBlock({ blockNumber: BigInt(chain.deployment.oro.startBlock) });
+    expect(existsSync(path.join(first.pgliteRoot, `31337_${creation.hash.slice(2, 14)}`))).toBe(true);
+  });
+
+  it("answers /health", async () => {
+    expect((await fetch(`${first.baseUrl}/health`)).status).toBe(200);
+  });
+
+  it("shows a streak that continued through a mint exactly 2 × wait later, for both wallets of the human", async () => {
+    const expected = {
+      nullifierHash: hashOf("alice"),
+      currentStreak: 4,
+      longestStreak: 4,
+      numOfMints: 4,
+      lastMintedAt: T0 + 4 * WAIT,
+      nextMintAt: T0 + 5 * WAIT,
+      streakExpiresAt: T0 + 6 * WAIT,
+    };
+    const { status, body } = await first.get<StreakResponse>(`/streaks/${accounts.alice}`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ address: accounts.alice.toLowerCase(), ...expected });
+    const second = await first.get<StreakResponse>(`/streaks/${accounts.alice2.toLowerCase()}`);
+    expect(second.body).toEqual({ address: accounts.alice2.toLowerCase(), ...expected });
+  });
+
+  it("restarts a streak after a gap of 2 × wait + 1 s and keeps the longest", async () => {
+    const { body } = await first.get<StreakResponse>(`/streaks/${accounts.bob}`);
+    expect(body).toMatchObject({
+      currentStreak: 2,
+      longestStreak: 2,
+      numOfMints: 3,
+      lastMintedAt: T0 + 3 * WAIT + 2,
+    });
+    const claims = await first.get<ClaimsResponse>(`/streaks/${accounts.bob}/claims`);
+    expect(claims.body.claims.map((claim) => claim.streak)).toEqual([2, 1, 1]);
+  });
+
+  it("reads a lapsed streak as 0 once now is past lastMintedAt + 2 × wait", async () => {
+    const { body } = await first.get<StreakResponse>(`/streaks/${accounts.carol}`);
+    expect(body).toEqual({
+      address: accounts.carol.toLowerCase(),
+      nullifierHash: hashOf("carol"),
+      currentStreak: 0,
+      longestStreak: 1,
+      numOfMints: 1,
+      lastMintedAt: T0 + 2,
+      nextMintAt: T0 + 2 + WAIT,
+      streakExpiresAt: T0 + 2 + 2 * WAIT,
+    });
+  });
+
+  it("answers zeros, not an error, for an address that never claimed (even one that held ORO)", async () => {
+    for (const address of [accounts.dave, "0x000000000000000000000000000000000000dead"]) {
+      const { status, body } = await first.get<StreakResponse>(`/streaks/${address}`);
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        address: address.toLowerCase(),
+        nullifierHash: null,
+        currentStreak: 0,
+        longestStreak: 0,
+        numOfMints: 0,
+        lastMintedAt: null,
+        nextMintAt: null,
+        streakExpiresAt: null,
+      });
+      expect((await first.get<ClaimsResponse>(`/streaks/${address}/claims`)).body).toEqual({ claims: [] });
+    }
+  });
+
+  it("refuses a malformed address with 400 and a message", async () => {
+    const badChecksum = accounts.alice.replace(/[a-f]/, (letter) => letter.toUpperCase());
+    for (const address of ["0x1234", "alice", `${accounts.alice}00`, badChecksum]) {
+      const { status, body } = await first.get<ErrorResponse>(`/streaks/${address}`);
+      expect(status, address).toBe(400);
+      expect(body.error).toContain(address);
+      expect((await first.get<ErrorResponse>(`/streaks/${address}/claims`)).status).toBe(400);
+    }
+  });
+
+  it("lists claims newest first, with limit", async () => {
+    const all = await first.get<ClaimsResponse>(`/streaks/${accounts.alice}/claims`);
+    expect(all.status).toBe(200);
+    expect(all.body.claims.map((claim) => [claim.timestamp, claim.streak, claim.numOfMints, claim.amount])).toEqual([
+      [T0 + 3 * WAIT, 3, 3, parseEther("0.5").toString()],
+      [T0 + WAIT, 2, 2, parseEther("0.5").toString()],
+      [T0, 1, 1, parseEther("0.5").toString()],
+    ]);
+    for (const claim of all.body.claims) {
+      expect(claim).toMatchObject({ receiver: accounts.alice.toLowerCase(), nullifierHash: hashOf("alice") });
+      const receipt = await chain.publicClient.getTransactionReceipt({ hash: claim.transactionHash });
+      expect(Number(receipt.blockNumber)).toBe(claim.blockNumber);
+    }
+    const newest = await first.get<ClaimsResponse>(`/streaks/${accounts.alice}/claims?limit=1`);
+    expect(newest.body.claims).toEqual(all.body.claims.slice(0, 1));
+    const two = await first.get<ClaimsResponse>(`/streaks/${accounts.alice}/claims?limit=2`);
+    expect(two.body.claims).toEqual(all.body.claims.slice(0, 2));
+    const otherWallet = await first.get<ClaimsResponse>(`/streaks/${accounts.alice2}/claims`);
+    expect(otherWallet.body.claims).toMatchObject([{ amount: parseEther("0.25").toString(), streak: 4, numOfMints: 4 }]);
+    for (const limit of ["0", "101", "abc", "1.5", "-1"]) {
+      const refused = await first.get<ErrorResponse>(`/streaks/${accounts.alice}/claims?limit=${limit}`);
+      expect(refused.status, limit).toBe(400);
+      expect(refused.body.error).toMatch(/limit/);
+    }
+  });
+
+  it("keeps stats equal to what the chain itself says", async () => {
+    const actions = chainActions(chain);
+    const minted = await actions.oro.getEvents.Minted({}, { fromBlock: 0n });
+    const transfers = await actions.oro.getEvents.Transfer({}, { fromBlock: 0n });
+    const seen = new Set<Address>();
+    for (const log of transfers) {
+      if (log.args.to) seen.add(log.args.to);
+      if (log.args.from) seen.add(log.args.from);
+    }
+    let holders = 0;
+    for (const address of seen) if ((await actions.oro.read.balanceOf([address])) > 0n) holders += 1;
+    const humans = new Set(minted.map((log) => log.args.nullifierHash)).size;
+
+    const { status, body } = await first.get<StatsResponse>("/stats");
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      chainId: 31337,
+      totalSupply: (await actions.oro.read.totalSupply()).toString(),
+      holders,
+      humans,
+      mints: minted.length,
+      amountPerMint: parseEther("0.25").toString(),
+      waitBetweenMints: WAIT,
+      killed: false,
+      referralPayouts: 1,
+      referralPaidOut: parseEther("1").toString(),
+      lastEventAt,
+    } satisfies StatsResponse);
+    expect(body.mints).toBe(mintsBefore + 8);
+  });
+
+  it("tells whether a human has minted, and to which address, by hex or decimal nullifier hash", async () => {
+    const expected: HumanResponse = {
+      nullifierHash: hashOf("alice"),
+      hasMinted: true,
+      numOfMints: 4,
+      firstMintedAt: T0,
+      lastMintedAt: T0 + 4 * WAIT,
+      lastReceiver: accounts.alice2.toLowerCase() as Address,
+      currentStreak: 4,
+      longestStreak: 4,
+    };
+    expect(await first.get<HumanResponse>(`/humans/${hashOf("alice")}`)).toEqual({ status: 200, body: expected });
+    expect(await first.get<HumanResponse>(`/humans/${devNullifierHash("alice")}`)).toEqual({ status: 200, body: expected });
+    const stranger = await first.get<HumanResponse>(`/humans/${hashOf("never-minted")}`);
+    expect(stranger.body).toMatchObject({ hasMinted: false, numOfMints: 0, lastReceiver: null });
+    expect((await first.get<ErrorResponse>("/humans/not-a-hash")).status).toBe(400);
+  });
+
+  it("records the voucher payout and answers whether a nonce was claimed", async () => {
+    const { body } = await first.get<ReferralPayoutsResponse>(`/referral-payouts/${accounts.bob}`);
+    expect(body.payouts).toMatchObject([
+      {
+        nonce: "7",
+        account: accounts.bob.toLowerCase(),
+        amount: parseEther("1").toString(),
+        submitter: accounts.carol.toLowerCase(),
+        timestamp: lastEventAt,
+      },
+    ]);
+    const claimed = await first.get<ReferralNonceResponse>("/referral-payouts/nonces/7");
+    expect(claimed.body).toMatchObject({ nonce: "7", claimed: true, payout: body.payouts[0] });
+    const unclaimed = await first.get<ReferralNonceResponse>("/referral-payouts/nonces/8");
+    expect(unclaimed.body).toEqual({ nonce: "8", claimed: false, payout: null });
+  });
+
+  it("serves GraphQL and SQL over HTTP", async () => {
+    const graphql = await fetch(`${first.baseUrl}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: `{ human(nullifierHash: "${hashOf("bob")}") { numOfMints longestStreak } }` }),
+    });
+    expect(graphql.status).toBe(200);
+    expect(await graphql.json()).toEqual({ data: { human: { numOfMints: 3, longestStreak: 2 } } });
+
+    const query = JSON.stringify({ json: { sql: "select count(*)::int as n from referral_payout", params: [] } });
+    const sql = await fetch(`${first.baseUrl}/sql/db?sql=${encodeURIComponent(query)}`);
+    expect(sql.status).toBe(200);
+    expect(await sql.json()).toMatchObject({ rows: [{ n: 1 }] });
+  });
+
+  it("gives identical answers after reindexing from scratch into a new data directory", async () => {
+    const paths = [
+      "/stats",
+      ...[accounts.alice, accounts.alice2, accounts.bob, accounts.carol, accounts.dave].flatMap((address) => [
+        `/streaks/${address}`,
+        `/streaks/${address}/claims?limit=100`,
+        `/referral-payouts/${address}`,
+      ]),
+      `/humans/${hashOf("alice")}`,
+      `/humans/${hashOf("treasury-0")}`,
+      "/referral-payouts/nonces/7",
+    ];
+    const before = await Promise.all(paths.map((p) => first.get<unknown>(p)));
+    await first.service.stop();
+
+    const second = await startIndexer(chain, lastEventBlock);
+    expect(second.pgliteRoot).not.toBe(first.pgliteRoot);
+    const after = await Promise.all(paths.map((p) => second.get<unknown>(p)));
+    expect(after).toEqual(before);
+    await second.service.stop();
+  });
+
+  it("does not serve a previous chain's rows after the chain restarts", async () => {
+    const restarted = await startLocalChain();
+    started.push(restarted);
+    // Same data root as the first run: the new chain must get its own folder, not the old rows.
+    const third = await startIndexer(restarted, Number(await restarted.publicClient.getBlockNumber()), first.pgliteRoot);
+    const { body } = await third.get<StreakResponse>(`/streaks/${accounts.alice}`);
+    expect(body.numOfMints).toBe(0);
+    const stats = await third.get<StatsResponse>("/stats");
+    expect(stats.body.mints).toBe(mintsBefore);
+    await third.service.stop();
+    await restarted.stop();
+  });
+});
