@@ -50,7 +50,8 @@ export function serverOptions(config: Config, logger: FastifyServerOptions["logg
       level: config.logLevel,
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
     },
-    requestIdHeader: "x-request-id",
+    // The incoming x-request-id is used only when it looks like an id (see genReqId), never verbatim.
+    requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers["x-request-id"];
       return typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -4,7 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate.js";
+import { applyMigrations, type Migration, type MigrationResult, type SqlConnection } from "./migrate.js";
 
 /** Where the data lives: PostgreSQL by URL, or the embedded PGlite (a folder, or "memory://" for tests). */
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
@@ -12,7 +12,8 @@ export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite
 export interface Database {
   prisma: PrismaClient;
   kind: DatabaseTarget["kind"];
-  migrate(): Promise<MigrationResult>;
+  /** Applies prisma/migrations (or the given list) and records them in _prisma_migrations. */
+  migrate(migrations?: Migration[]): Promise<MigrationResult>;
   close(): Promise<void>;
 }
 
@@ -25,7 +26,7 @@ function openPostgres(url: string): Database {
   return {
     prisma,
     kind: "postgres",
-    async migrate() {
+    async migrate(migrations) {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
@@ -34,7 +35,7 @@ function openPostgres(url: string): Database {
           exec: async (sql) => {
             await client.query(sql);
           },
-        });
+        }, migrations);
       } finally {
         await client.end();
       }
@@ -56,7 +57,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     prisma,
     kind: "pglite",
-    migrate: () => applyMigrations(connection),
+    migrate: (migrations) => applyMigrations(connection, migrations),
     async close() {
       await prisma.$disconnect();
       if (!pglite.closed) await pglite.close();

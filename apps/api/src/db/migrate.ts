@@ -66,7 +66,7 @@ interface AppliedRow {
 
 export async function applyMigrations(db: SqlConnection, migrations?: Migration[]): Promise<MigrationResult> {
   const all = migrations ?? (await readMigrations());
-  await db.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+  await db.query("SELECT 1 AS locked FROM pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
   try {
     await db.exec(CREATE_MIGRATIONS_TABLE);
     const rows = await db.query<AppliedRow>(
@@ -92,7 +92,7 @@ export async function applyMigrations(db: SqlConnection, migrations?: Migration[
     }
     return result;
   } finally {
-    await db.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+    await db.query("SELECT pg_advisory_unlock($1) AS unlocked", [MIGRATION_LOCK_KEY]);
   }
 }
 

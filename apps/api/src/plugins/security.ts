@@ -4,6 +4,7 @@ import rateLimit from "@fastify/rate-limit";
 import fp from "fastify-plugin";
 import type { preHandlerAsyncHookHandler } from "fastify";
 import type { Config } from "../env.js";
+import { ApiError } from "../services/errors.js";
 
 /**
  * CORS from the configured allow-list (credentials allowed, for the session cookie), security headers,
@@ -37,19 +38,22 @@ export default fp<{ config: Config }>(
       }),
     });
 
-    const perAddress = fastify.rateLimit({
+    // A second, independent limit keyed by the wallet address the request acts for. (The plugin's own
+    // per-route handler would be skipped: it runs once per request, and the per-IP limit already ran.)
+    const checkAddress = fastify.createRateLimit({
       max: config.rateLimit.perAddress,
       timeWindow: config.rateLimit.windowMs,
       keyGenerator: (request) => {
         const query = request.query as { userAddress?: unknown } | undefined;
         return typeof query?.userAddress === "string" ? `address:${query.userAddress.toLowerCase()}` : `ip:${request.ip}`;
       },
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: context.statusCode,
-        error: "RATE_LIMITED",
-        message: `too many requests for this address: retry in ${context.after}`,
-      }),
     });
+    const perAddress: preHandlerAsyncHookHandler = async (request, reply) => {
+      const result = await checkAddress(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      void reply.header("retry-after", result.ttlInSeconds);
+      throw new ApiError(429, "RATE_LIMITED", `too many requests for this address: retry in ${result.ttlInSeconds} s`);
+    };
     fastify.decorate("perAddressRateLimit", perAddress);
   },
   { name: "security" },

@@ -1,0 +1,82 @@
+import { parseUnits } from "viem";
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEVELOPMENT_DEFAULTS, loadConfig, parseDuration } from "../src/env.js";
+
+const productionBase = {
+  NODE_ENV: "production",
+  DATABASE_URL: "postgresql://oro@db/oro",
+  CORS_ORIGINS: "https://app.oro.example",
+  CHAIN_ID: "31337",
+  RPC_URL: "https://rpc.example",
+  INDEXER_URL: "https://indexer.example",
+  CLAIM_SIGNER_PRIVATE_KEY: `0x${"11".repeat(32)}`,
+  REFERRAL_REFERRER_REWARD: "2",
+  REFERRAL_REFERRER_PAYMENT: "claimable",
+  REFERRAL_REFEREE_REWARD: "1",
+  REFERRAL_REFEREE_PAYMENT: "claimable",
+};
+
+describe("configuration", () => {
+  it("uses the explicit development profile outside production", () => {
+    const config = loadConfig({});
+    expect(config.nodeEnv).toBe("development");
+    expect(config.database).toMatchObject({ kind: "pglite" });
+    expect(config.chain.id).toBe(31337);
+    expect(config.claimSignerKey).toBe(DEVELOPMENT_DEFAULTS.CLAIM_SIGNER_PRIVATE_KEY);
+    expect(config.referral.referrer).toEqual({ amountWei: parseUnits("1", 18), paymentType: "claimable" });
+    expect(config.corsOrigins).toEqual(["http://localhost:5173", "http://127.0.0.1:5173"]);
+  });
+
+  it("never uses development defaults in production: startup fails listing everything missing", () => {
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: "production" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of [
+      "CORS_ORIGINS",
+      "CHAIN_ID",
+      "RPC_URL",
+      "INDEXER_URL",
+      "CLAIM_SIGNER_PRIVATE_KEY",
+      "REFERRAL_REFERRER_REWARD",
+      "REFERRAL_REFEREE_PAYMENT",
+      "DATABASE_URL",
+    ]) {
+      expect(message).toContain(name);
+    }
+  });
+
+  it("accepts a complete production configuration, and asks for the payout wallet only with auto rewards", () => {
+    const config = loadConfig(productionBase);
+    expect(config.isProduction).toBe(true);
+    expect(config.session.secure).toBe(true);
+    expect(config.referral.referrer.amountWei).toBe(parseUnits("2", 18));
+    expect(() => loadConfig({ ...productionBase, REFERRAL_REFEREE_PAYMENT: "auto" })).toThrow(/PAYOUT_WALLET_PRIVATE_KEY/);
+    expect(loadConfig({ ...productionBase, REFERRAL_REFEREE_PAYMENT: "auto", PAYOUT_WALLET_PRIVATE_KEY: `0x${"22".repeat(32)}` }).payoutWalletKey).toBe(
+      `0x${"22".repeat(32)}`,
+    );
+  });
+
+  it("refuses malformed values with the variable's name", () => {
+    expect(() => loadConfig({ API_PORT: "http" })).toThrow(/API_PORT/);
+    expect(() => loadConfig({ CLAIM_SIGNER_PRIVATE_KEY: "0x12" })).toThrow(/CLAIM_SIGNER_PRIVATE_KEY/);
+    expect(() => loadConfig({ REFERRAL_REFERRER_REWARD: "1,5" })).toThrow(/REFERRAL_REFERRER_REWARD/);
+    expect(() => loadConfig({ REFERRAL_REFEREE_PAYMENT: "cash" })).toThrow(/REFERRAL_REFEREE_PAYMENT/);
+    expect(() => loadConfig({ NONCE_TTL: "soon" })).toThrow(/NONCE_TTL/);
+    expect(() => loadConfig({ CHAIN_ID: "480" })).toThrow(/CLAIM_CONTRACT_ADDRESS/);
+  });
+
+  it("parses durations", () => {
+    expect(parseDuration("250ms")).toBe(250);
+    expect(parseDuration("30s")).toBe(30_000);
+    expect(parseDuration("5m")).toBe(300_000);
+    expect(parseDuration("24h")).toBe(86_400_000);
+    expect(parseDuration("2d")).toBe(172_800_000);
+    expect(parseDuration("1500")).toBe(1_500);
+    expect(() => parseDuration("-1s")).toThrow();
+  });
+});
