@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readMigrations } from "../src/db/migrate.js";
-import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from "./helpers/database.js";
 
 let db: TestDatabase;
 
@@ -12,6 +12,10 @@ afterAll(async () => {
 });
 
 describe("the migration runner", () => {
+  it("runs on the database the environment asks for (PostgreSQL when DATABASE_URL is set)", () => {
+    expect(db.database.kind).toBe(testDatabaseKind());
+  });
+
   it("recorded every migration in _prisma_migrations like prisma migrate deploy does", async () => {
     const migrations = await readMigrations();
     const rows = await db.database.prisma.$queryRaw<
