@@ -1,0 +1,132 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { CoinIcon } from "../../components/CoinIcon";
+import { TextWithLink } from "../../components/TextWithLink";
+import { env } from "../../env";
+import { formatClaimAmount } from "../../lib/format";
+import { NotificationModal } from "../notifications/NotificationModal";
+import { useSignIn } from "../session/use-session";
+import { ChainTroubleNotice, ClaimIssuesBanner } from "./ChainTrouble";
+import { useClaim } from "./claim-context";
+import { CoinRain } from "./CoinRain";
+import { Countdown } from "./Countdown";
+import { EmailForm } from "./EmailForm";
+import { PriceCard } from "./PriceCard";
+import { SlideToClaim } from "./SlideToClaim";
+import { SwapRewardModal } from "./SwapRewardModal";
+import { VerifyInfoModal } from "./VerifyInfoModal";
+
+/** The claim screen: one of six states, plus the after-claim extras and the modals. */
+export function ClaimScreen() {
+  const { t, i18n } = useTranslation();
+  const claim = useClaim();
+  const signIn = useSignIn();
+  const locale = i18n.resolvedLanguage ?? "en";
+  const address = claim.user?.address ?? null;
+
+  return (
+    <div className={`claim claim--${claim.view}`} data-view={claim.view}>
+      {(claim.chainTrouble || env.claimIssuesBanner) && <ClaimIssuesBanner />}
+
+      {claim.view === "signedOut" && (
+        <section className="claim__hero">
+          <CoinIcon size={112} className="claim__coin claim__coin--float" />
+          <h1 className="claim__title">{t("claim.heading")}</h1>
+          <p className="claim__tagline">{t("claim.tagline")}</p>
+          <button
+            type="button"
+            className="button button--primary button--large button--block"
+            onClick={() => signIn.mutate()}
+            disabled={signIn.isPending}
+          >
+            {signIn.isPending ? t("common.signingIn") : t("claim.signIn")}
+          </button>
+          {signIn.isError && <p className="field-error">{t("common.unknownError")}</p>}
+          <p className="claim__legal">
+            <TextWithLink
+              text={t("claim.legal")}
+              tag="terms"
+              renderLink={(label) => (
+                <Link to="/terms" className="link">
+                  {label}
+                </Link>
+              )}
+            />
+          </p>
+        </section>
+      )}
+
+      {claim.view === "notVerified" && (
+        <section className="claim__hero">
+          <CoinIcon size={96} className="claim__coin" />
+          <h1 className="claim__title">{t("claim.heading")}</h1>
+          <p className="claim__tagline">{t("claim.verifyToClaim")}</p>
+          <button
+            type="button"
+            className="button button--primary button--large button--block"
+            onClick={claim.verify}
+            disabled={claim.verifying}
+          >
+            {claim.verifying ? t("claim.verifying") : t("claim.verify")}
+          </button>
+          <button type="button" className="link-button" onClick={() => claim.modals.open("verifyInfo")}>
+            {t("claim.notVerified")}
+          </button>
+        </section>
+      )}
+
+      {claim.view === "ready" && (
+        <section className="claim__hero">
+          <CoinIcon size={128} className="claim__coin claim__coin--glow" />
+          <h1 className="claim__title">{t("claim.heading")}</h1>
+          <SlideToClaim
+            label={t("claim.slide")}
+            ariaLabel={t("claim.slideLabel")}
+            disabled={claim.phase !== "idle" || !claim.user || !claim.verification || !claim.mintCall}
+            onComplete={() => void claim.claim()}
+          />
+          {claim.chainTrouble && <ChainTroubleNotice />}
+        </section>
+      )}
+
+      {claim.view === "notReady" && (
+        <section className="claim__hero">
+          <CoinIcon size={96} className="claim__coin claim__coin--dim" />
+          <Countdown nextMintAt={claim.readiness.nextMintAt} nowSeconds={claim.readiness.nowSeconds} />
+          {claim.chainTrouble && <ChainTroubleNotice />}
+          <button type="button" className="link-button" onClick={claim.readiness.refresh}>
+            {t("claim.refresh")}
+          </button>
+          <PriceCard />
+        </section>
+      )}
+
+      {claim.view === "claiming" && (
+        <section className="claim__hero" aria-live="polite">
+          <CoinIcon size={128} className="claim__coin claim__coin--spin" />
+          <h1 className="claim__title">{t("claim.claiming")}</h1>
+          <p className="claim__tagline">{t("claim.claimingHint")}</p>
+        </section>
+      )}
+
+      {claim.view === "success" && (
+        <section className="claim__hero" aria-live="polite">
+          <CoinIcon size={112} className="claim__coin claim__coin--pop" />
+          <h1 className="claim__title claim__title--amount">
+            {t("claim.successTitle", { amount: claim.claimedWei === null ? "…" : formatClaimAmount(claim.claimedWei, locale) })}
+          </h1>
+          <p className="claim__tagline">{t("claim.successSubtitle")}</p>
+          <PriceCard />
+          <p className="claim__again">{t("claim.claimAgain")}</p>
+        </section>
+      )}
+
+      {claim.showEmailForm && address && <EmailForm address={address} onDone={claim.dismissEmailForm} />}
+
+      <CoinRain startedAt={claim.successAt} />
+      <VerifyInfoModal open={claim.modals.active === "verifyInfo"} onClose={claim.modals.close} />
+      <NotificationModal open={claim.modals.active === "notifications"} onClose={claim.modals.close} address={address} />
+      <SwapRewardModal open={claim.modals.active === "swapReward"} onClose={claim.modals.close} address={address} />
+    </div>
+  );
+}

@@ -1,0 +1,165 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { env } from "../../env";
+import { backoffRetry } from "../../lib/query-client";
+import { useServices } from "../../lib/services";
+import { playClaimSound } from "../../lib/sound";
+import { readStored, writeStored } from "../../lib/storage";
+import { isUserRejection, toWorldAppError } from "../../lib/world-app/errors";
+import type { ContractCall } from "../../lib/world-app/send-transaction";
+import type { VerificationResult } from "../../lib/world-app/verify";
+import { balanceKey } from "../header/use-oro-balance";
+import { useStreakReload, STREAK_RELOAD_DELAY_MS } from "../header/use-streak";
+import { useSession, type SignedInUser } from "../session/use-session";
+import { useVerification, useVerify } from "../verification/use-verification";
+import { EMAIL_FORM_DELAY_MS, NOTIFICATION_MODAL_DELAY_MS, SWAP_REWARD_MODAL_DELAY_MS } from "./after-claim";
+import { claimViewOf, type ClaimPhase, type ClaimView } from "./claim-view";
+import { useModalQueue } from "./modal-queue";
+import { nextMintKey, useClaimReadiness, type ClaimReadiness } from "./use-claim-readiness";
+import { shouldOfferSwapReward, swapRewardKey } from "./use-swap-reward";
+import { waitForMint } from "./wait-for-mint";
+
+export interface ClaimContextValue {
+  view: ClaimView;
+  phase: ClaimPhase;
+  user: SignedInUser | null;
+  verification: VerificationResult | null;
+  readiness: ClaimReadiness;
+  /** The encoded mint call; null until signed in and verified (the slider needs it). */
+  mintCall: ContractCall | null;
+  claim: () => Promise<void>;
+  verify: () => void;
+  verifying: boolean;
+  claimedWei: bigint | null;
+  /** When the last claim succeeded (ms), for the after-claim timeline. */
+  successAt: number | null;
+  chainTrouble: boolean;
+  showEmailForm: boolean;
+  dismissEmailForm: () => void;
+  modals: ReturnType<typeof useModalQueue>;
+}
+
+const ClaimContext = createContext<ClaimContextValue | null>(null);
+
+export function useClaim(): ClaimContextValue {
+  const value = useContext(ClaimContext);
+  if (!value) throw new Error("useClaim needs a ClaimProvider");
+  return value;
+}
+
+export function ClaimProvider({ children }: { children: ReactNode }) {
+  const { api, chain, wallet, monitoring } = useServices();
+  const queryClient = useQueryClient();
+  const user = useSession();
+  const address = user?.address ?? null;
+  const verification = useVerification(address);
+  const readiness = useClaimReadiness();
+  const modals = useModalQueue();
+  const [phase, setPhase] = useState<ClaimPhase>("idle");
+  const [successAt, setSuccessAt] = useState<number | null>(null);
+  const [claimedWei, setClaimedWei] = useState<bigint | null>(null);
+  const [claimFailed, setClaimFailed] = useState(false);
+  const [showEmailForm, setShowEmailForm] = useState(false);
+  const claiming = useRef(false);
+  const streak = useStreakReload(address);
+
+  const verifyMutation = useVerify(address, () => modals.open("verifyInfo"));
+  const amountPerMint = useQuery({
+    queryKey: ["amount-per-mint", env.chainId],
+    queryFn: () => chain.readAmountPerMint(),
+    enabled: verification !== null,
+    ...backoffRetry,
+  });
+
+  const mintCall = useMemo(() => {
+    if (!address || !verification) return null;
+    try {
+      return chain.buildMintCall(verification, address);
+    } catch {
+      return null;
+    }
+  }, [address, verification, chain]);
+
+  const claim = useCallback(async () => {
+    if (!address || !verification || !mintCall || claiming.current) return;
+    claiming.current = true;
+    setPhase("requested");
+    playClaimSound();
+    try {
+      const before = await chain.readMintData(verification.nullifierHash);
+      await wallet.sendTransaction(mintCall);
+      setPhase("confirming");
+      await waitForMint(chain, verification.nullifierHash, before.numOfMints);
+      setClaimedWei(amountPerMint.data ?? (await chain.readAmountPerMint().catch(() => null)));
+      setClaimFailed(false);
+      setPhase("success");
+      setSuccessAt(Date.now());
+      void queryClient.invalidateQueries({ queryKey: balanceKey(address) });
+      void queryClient.invalidateQueries({ queryKey: nextMintKey(address, verification.nullifierHash) });
+    } catch (error) {
+      // The slider and the error reset, so the user can try again; only a refusal in the wallet is not trouble.
+      setPhase("idle");
+      if (!isUserRejection(error)) setClaimFailed(true);
+      monitoring.event("claim_failed", { code: toWorldAppError("mint", error).code });
+      readiness.refresh();
+    } finally {
+      claiming.current = false;
+    }
+  }, [address, verification, mintCall, chain, wallet, amountPerMint.data, queryClient, monitoring, readiness]);
+
+  // The after-claim timeline.
+  useEffect(() => {
+    if (successAt === null || !address) return;
+    writeStored("referralEligible", false);
+    void queryClient.refetchQueries({ queryKey: swapRewardKey(address) });
+    streak.clearCache();
+    monitoring.event("claim_success", { chainId: env.chainId });
+    const timers = [
+      window.setTimeout(() => void streak.reload(), STREAK_RELOAD_DELAY_MS),
+      window.setTimeout(() => {
+        if (!readStored("emailSubmitted")) setShowEmailForm(true);
+      }, EMAIL_FORM_DELAY_MS),
+      window.setTimeout(() => {
+        if (!wallet.notificationsAvailable() || readStored("hasSeenNotificationModal")) return;
+        void wallet
+          .getPermissions()
+          .catch(() => ({ notifications: false }))
+          .then((permissions) => {
+            if (permissions.notifications) return;
+            writeStored("hasSeenNotificationModal", true);
+            modals.open("notifications");
+          });
+      }, NOTIFICATION_MODAL_DELAY_MS),
+      window.setTimeout(() => {
+        void queryClient
+          .fetchQuery({ queryKey: swapRewardKey(address), queryFn: () => api.getSwapReward(address), staleTime: 3000 })
+          .then((reward) => {
+            if (shouldOfferSwapReward(reward)) modals.open("swapReward");
+          })
+          .catch(() => undefined);
+      }, SWAP_REWARD_MODAL_DELAY_MS),
+    ];
+    return () => timers.forEach((timer) => window.clearTimeout(timer));
+    // The timeline runs once per successful claim.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [successAt]);
+
+  const value: ClaimContextValue = {
+    view: claimViewOf({ signedIn: user !== null, verified: verification !== null, ready: readiness.ready, phase }),
+    phase,
+    user,
+    verification,
+    readiness,
+    mintCall,
+    claim,
+    verify: () => verifyMutation.mutate(),
+    verifying: verifyMutation.isPending,
+    claimedWei,
+    successAt,
+    chainTrouble: claimFailed || readiness.failed,
+    showEmailForm,
+    dismissEmailForm: () => setShowEmailForm(false),
+    modals,
+  };
+  return <ClaimContext.Provider value={value}>{children}</ClaimContext.Provider>;
+}

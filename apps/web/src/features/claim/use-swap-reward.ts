@@ -1,0 +1,24 @@
+import { useQuery } from "@tanstack/react-query";
+import type { Address } from "viem";
+import { SWAP_REWARD_STATUSES, type SwapReward } from "../../lib/api";
+import { useServices } from "../../lib/services";
+
+export const swapRewardKey = (address: Address | null) => ["swap-reward", address] as const;
+
+/** The swap-reward modal is offered unless the reward is Ineligible or already Claimed. */
+export function shouldOfferSwapReward(reward: SwapReward | null | undefined): reward is SwapReward {
+  if (!reward) return false;
+  return reward.rewardStatus !== SWAP_REWARD_STATUSES.ineligible && reward.rewardStatus !== SWAP_REWARD_STATUSES.claimed;
+}
+
+export function useSwapReward(address: Address | null) {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: swapRewardKey(address),
+    enabled: address !== null,
+    queryFn: () => {
+      if (!address) throw new Error("No address");
+      return api.getSwapReward(address);
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import i18next from "i18next";
+import { initReactI18next } from "react-i18next";
+import { readStored, writeStored } from "../lib/storage";
+import { walletLanguageCandidates } from "../lib/world-app/wallet-language";
+import en from "./en.json";
+import { FALLBACK_LANGUAGE, detectLanguage, type Language } from "./languages";
+
+export type Translations = typeof en;
+
+// en ships with the first load (it is the fallback); every other language is its own small chunk.
+const loaders = import.meta.glob<Translations>(["./*.json", "!./en.json"], { import: "default" });
+
+async function loadTranslations(language: Language): Promise<Translations> {
+  if (language === FALLBACK_LANGUAGE) return en;
+  const loader = loaders[`./${language}.json`];
+  if (!loader) return en;
+  return loader();
+}
+
+export function browserLanguageCandidates(): string[] {
+  if (typeof navigator === "undefined") return [];
+  return [...(navigator.languages ?? []), navigator.language];
+}
+
+/** Stored choice first, then the wallet, then the browser. */
+export function initialLanguage(): Language {
+  return detectLanguage([readStored("language"), ...walletLanguageCandidates(), ...browserLanguageCandidates()]);
+}
+
+export async function initI18n(language: Language = initialLanguage()): Promise<typeof i18next> {
+  const resources = { [FALLBACK_LANGUAGE]: { translation: en } };
+  if (!i18next.isInitialized) {
+    await i18next.use(initReactI18next).init({
+      resources,
+      lng: FALLBACK_LANGUAGE,
+      fallbackLng: FALLBACK_LANGUAGE,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  }
+  await changeLanguage(language, { remember: false });
+  return i18next;
+}
+
+/** Loads a language's strings if needed and switches to it; `remember` stores it as the user's choice. */
+export async function changeLanguage(language: Language, { remember }: { remember: boolean }): Promise<void> {
+  if (!i18next.hasResourceBundle(language, "translation")) {
+    i18next.addResourceBundle(language, "translation", await loadTranslations(language));
+  }
+  await i18next.changeLanguage(language);
+  if (typeof document !== "undefined") document.documentElement.lang = language;
+  if (remember) writeStored("language", language);
+}
+
+export { i18next };

@@ -1,0 +1,45 @@
+import { env, logMonitoringEvents } from "../env";
+import { createOroApi } from "./api";
+import * as chain from "./chain";
+import { createMonitoring } from "./monitoring";
+import type { Services } from "./services";
+import { readStored } from "./storage";
+import { devFallbackAvailable } from "./world-app/fallback";
+import { getPermissions } from "./world-app/get-permissions";
+import { isInWorldApp } from "./world-app/install";
+import { requestNotificationPermission } from "./world-app/request-permission";
+import { sendTransaction } from "./world-app/send-transaction";
+import { share } from "./world-app/share";
+import { getUsername } from "./world-app/username";
+import { verifyHuman } from "./world-app/verify";
+import { walletAuth } from "./world-app/wallet-auth";
+
+/** The real services: the API client, the chain through viem, and World App (or the development wallet). */
+export function createDefaultServices(): Services {
+  return {
+    api: createOroApi({ baseUrl: env.apiBaseUrl, token: () => readStored("session")?.token ?? null }),
+    chain: {
+      tokenAddress: chain.oroAddress,
+      readMintData: chain.readMintData,
+      readWaitBetweenMints: chain.readWaitBetweenMints,
+      readAmountPerMint: chain.readAmountPerMint,
+      readOroBalance: chain.readOroBalance,
+      buildMintCall: chain.buildMintCall,
+    },
+    wallet: {
+      isInWorldApp,
+      notificationsAvailable: () => isInWorldApp() || devFallbackAvailable(),
+      walletAuth,
+      sendTransaction,
+      verifyHuman,
+      share,
+      requestNotificationPermission,
+      getPermissions,
+      getUsername,
+      openUrl: (url) => {
+        window.open(url, "_blank", "noopener,noreferrer");
+      },
+    },
+    monitoring: createMonitoring(logMonitoringEvents),
+  };
+}

@@ -1,0 +1,20 @@
+import { QueryClient } from "@tanstack/react-query";
+
+const FIVE_MINUTES = 5 * 60_000;
+
+/** Spec section 7: data is fresh for 5 minutes, failed reads retry twice, unused data is dropped after 5 minutes. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: FIVE_MINUTES, retry: 2, gcTime: FIVE_MINUTES, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** The separate default (chain reads): 3 attempts after the first, waiting 1 s, 2 s, 4 s… and never over 30 s. */
+export const BACKOFF_ATTEMPTS = 3;
+export function backoffDelay(attemptIndex: number): number {
+  return Math.min(1000 * 2 ** attemptIndex, 30_000);
+}
+export const backoffRetry = { retry: BACKOFF_ATTEMPTS, retryDelay: backoffDelay } as const;

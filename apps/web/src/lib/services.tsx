@@ -1,0 +1,55 @@
+import { createContext, useContext, type ReactNode } from "react";
+import type { Address } from "viem";
+import type { OroApi } from "./api";
+import type { MintData } from "./chain";
+import type { Monitoring } from "./monitoring";
+import type { AppPermissions } from "./world-app/get-permissions";
+import type { NotificationPermissionOutcome } from "./world-app/request-permission";
+import type { ContractCall, SentTransaction } from "./world-app/send-transaction";
+import type { ShareContent } from "./world-app/share";
+import type { SignedWorldIdRequest, VerificationResult } from "./world-app/verify";
+import type { WalletAuthRequest, WalletAuthSignature } from "./world-app/wallet-auth";
+
+/** Chain reads and the mint call, through viem with the generated ABI and addresses. */
+export interface ChainService {
+  tokenAddress(): Address;
+  readMintData(nullifierHash: bigint): Promise<MintData>;
+  readWaitBetweenMints(): Promise<bigint>;
+  readAmountPerMint(): Promise<bigint>;
+  readOroBalance(owner: Address): Promise<bigint>;
+  buildMintCall(verification: VerificationResult, receiver: Address): ContractCall;
+}
+
+/** The wallet commands of src/lib/world-app, one per command. */
+export interface WalletService {
+  isInWorldApp(): boolean;
+  /** Notifications can be asked for here (World App, or the development wallet). */
+  notificationsAvailable(): boolean;
+  walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
+  sendTransaction(call: ContractCall): Promise<SentTransaction>;
+  verifyHuman(signal: Address, signedRequest: () => Promise<SignedWorldIdRequest>): Promise<VerificationResult>;
+  share(content: ShareContent): Promise<void>;
+  requestNotificationPermission(): Promise<NotificationPermissionOutcome>;
+  getPermissions(): Promise<AppPermissions>;
+  getUsername(address: Address): Promise<string | null>;
+  openUrl(url: string): void;
+}
+
+export interface Services {
+  api: OroApi;
+  chain: ChainService;
+  wallet: WalletService;
+  monitoring: Monitoring;
+}
+
+const ServicesContext = createContext<Services | null>(null);
+
+export function ServicesProvider({ services, children }: { services: Services; children: ReactNode }) {
+  return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
+}
+
+export function useServices(): Services {
+  const services = useContext(ServicesContext);
+  if (!services) throw new Error("useServices needs a ServicesProvider");
+  return services;
+}

@@ -1,0 +1,131 @@
+import { useSyncExternalStore } from "react";
+import { ADDRESS_PATTERN, INVALID, array, boolean, integer, nullable, object, string, type Infer } from "./schema";
+
+/**
+ * Every value the app keeps on the device (spec section 3), behind one typed module: each key has a schema and a
+ * default, a value that fails its schema (edited by hand, an older format) reads as the default.
+ */
+const address = string(ADDRESS_PATTERN);
+
+const definitions = {
+  /** The user has submitted an email from the post-claim form. */
+  emailSubmitted: { schema: boolean, fallback: false },
+  /** Cached answer of the in-US check, per address. */
+  isInUS: { schema: nullable(object({ address: address, isInUS: boolean })), fallback: null },
+  /** The language the user chose (a supported code, checked again by the i18n module). */
+  language: { schema: nullable(string()), fallback: null },
+  /** The referral carried by a deep link, kept for the referral flow. */
+  referralCode: {
+    schema: nullable(object({ referralCode: string(), referredBy: nullable(string()) })),
+    fallback: null,
+  },
+  /** Whether the user may still accept a referral code (false once they have claimed). */
+  referralEligible: { schema: nullable(boolean), fallback: null },
+  hasSeenShareTerms: { schema: boolean, fallback: false },
+  hasSeenNotificationModal: { schema: boolean, fallback: false },
+  /** Notification permission was asked once: the bell then opens the settings instead. */
+  notificationPermissionRequested: { schema: boolean, fallback: false },
+  /** The address whose language was sent to the API (sent once, then marked). */
+  localeSetFor: { schema: nullable(string()), fallback: null },
+  /** The signed-in wallet and its API session. */
+  session: {
+    schema: nullable(
+      object({
+        address: address,
+        username: nullable(string()),
+        token: string(),
+        expiresAt: string(),
+      }),
+    ),
+    fallback: null,
+  },
+  /** Development builds only: which local test account the development wallet uses. */
+  devAccountIndex: { schema: nullable(integer), fallback: null },
+  /** The World ID verification of the signed-in address (the proof is bound to it). */
+  verification: {
+    schema: nullable(
+      object({
+        address: address,
+        merkleRoot: string(),
+        nullifierHash: string(),
+        proof: array(string()),
+      }),
+    ),
+    fallback: null,
+  },
+} as const;
+
+type Definitions = typeof definitions;
+export type StorageKey = keyof Definitions;
+export type StoredValue<K extends StorageKey> = Infer<Definitions[K]["schema"]>;
+
+const PREFIX = "oro.";
+const listeners = new Set<() => void>();
+const cache = new Map<StorageKey, unknown>();
+
+function backend(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function readStored<K extends StorageKey>(key: K): StoredValue<K> {
+  if (cache.has(key)) return cache.get(key) as StoredValue<K>;
+  const definition = definitions[key];
+  let value: unknown = definition.fallback;
+  try {
+    const text = backend()?.getItem(PREFIX + key);
+    if (text != null) {
+      const parsed: unknown = definition.schema(JSON.parse(text));
+      if (parsed !== INVALID) value = parsed;
+    }
+  } catch {
+    value = definition.fallback;
+  }
+  cache.set(key, value);
+  return value as StoredValue<K>;
+}
+
+export function writeStored<K extends StorageKey>(key: K, value: StoredValue<K>): void {
+  cache.set(key, value);
+  try {
+    backend()?.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    // Private mode or a full quota: the value still lives for this visit.
+  }
+  for (const listener of listeners) listener();
+}
+
+export function clearStored(key: StorageKey): void {
+  cache.delete(key);
+  try {
+    backend()?.removeItem(PREFIX + key);
+  } catch {
+    // Nothing stored, nothing to clear.
+  }
+  for (const listener of listeners) listener();
+}
+
+/** Forgets the in-memory copies (tests, and another tab's writes). */
+export function resetStorageCache(): void {
+  cache.clear();
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+if (typeof window !== "undefined") {
+  window.addEventListener("storage", (event) => {
+    if (event.key?.startsWith(PREFIX)) resetStorageCache();
+  });
+}
+
+/** A stored value that re-renders the component when it changes. */
+export function useStored<K extends StorageKey>(key: K): StoredValue<K> {
+  return useSyncExternalStore(subscribe, () => readStored(key), () => definitions[key].fallback as StoredValue<K>);
+}

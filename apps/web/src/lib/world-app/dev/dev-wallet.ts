@@ -1,0 +1,97 @@
+import { buildDevProof, devNullifierHash } from "@oro/clients";
+import { createWalletClient, http, type Address, type Hex } from "viem";
+import { mnemonicToAccount, type HDAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { env } from "../../../env";
+import { chain } from "../../chain";
+import { readStored, writeStored } from "../../storage";
+import type { ContractCall } from "../send-transaction";
+import type { VerificationResult } from "../verify";
+import type { WalletAuthRequest, WalletAuthSignature } from "../wallet-auth";
+
+/**
+ * DEVELOPMENT ONLY: the wallet a plain browser uses instead of World App. Its keys come from Hardhat's public test
+ * mnemonic (known to everyone, funded only on the local chain), its World ID proofs are the development proofs the
+ * local MockWorldIdRouter accepts, and its transactions go to the local chain. `env.ts` imports this module only
+ * when `import.meta.env.DEV` is true, so a production build never contains it.
+ */
+const HARDHAT_TEST_MNEMONIC = "test test test test test test test test test test test junk";
+export const DEV_ACCOUNT_COUNT = 10;
+/** Accounts 0 and 1 are the local owner and voucher signer; a user starts on account 2. */
+const DEFAULT_ACCOUNT_INDEX = 2;
+
+export interface DevWallet {
+  accounts: readonly Address[];
+  selectedIndex(): number;
+  selectAccount(index: number): void;
+  walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
+  sendTransaction(call: ContractCall): Promise<Hex>;
+  verify(signal: Address): VerificationResult;
+  username(address: Address): string;
+  permissions(): { notifications: boolean };
+  requestNotificationPermission(): { status: "success"; permission: "notifications"; timestamp: string; version: number };
+}
+
+export function createDevWallet(): DevWallet {
+  const hdAccounts: HDAccount[] = Array.from({ length: DEV_ACCOUNT_COUNT }, (_, addressIndex) =>
+    mnemonicToAccount(HARDHAT_TEST_MNEMONIC, { addressIndex }),
+  );
+  const permissions = { notifications: false };
+  let permissionRequested = false;
+
+  const selectedIndex = () => {
+    const stored = readStored("devAccountIndex");
+    return stored !== null && stored >= 0 && stored < DEV_ACCOUNT_COUNT ? stored : DEFAULT_ACCOUNT_INDEX;
+  };
+  const account = (): HDAccount => hdAccounts[selectedIndex()] ?? hdAccounts[DEFAULT_ACCOUNT_INDEX] ?? hdAccounts[0] as HDAccount;
+
+  return {
+    accounts: hdAccounts.map((hd) => hd.address),
+    selectedIndex,
+    selectAccount(index) {
+      writeStored("devAccountIndex", index);
+    },
+    async walletAuth({ nonce, statement }) {
+      const signer = account();
+      const message = createSiweMessage({
+        domain: window.location.host,
+        address: signer.address,
+        statement,
+        uri: window.location.origin,
+        version: "1",
+        chainId: env.chainId,
+        nonce,
+        issuedAt: new Date(),
+        expirationTime: new Date(Date.now() + 10 * 60_000),
+      });
+      return { address: signer.address, message, signature: await signer.signMessage({ message }) };
+    },
+    async sendTransaction(call) {
+      const client = createWalletClient({ account: account(), chain, transport: http(env.rpcUrl) });
+      return client.sendTransaction({ to: call.to, data: call.data });
+    },
+    verify(signal) {
+      const appId = env.worldAppId ?? "app_staging_oro_local";
+      const { root, nullifierHash, proof } = buildDevProof({
+        receiver: signal,
+        // One development human per development account, stable across reloads.
+        nullifierHash: devNullifierHash(`wallet-${signal.toLowerCase()}`),
+        appId,
+        action: env.claimAction,
+      });
+      return { merkleRoot: root, nullifierHash, proof };
+    },
+    username(address) {
+      const index = hdAccounts.findIndex((hd) => hd.address.toLowerCase() === address.toLowerCase());
+      return index >= 0 ? `dev-${index}` : "dev";
+    },
+    permissions: () => ({ ...permissions }),
+    requestNotificationPermission() {
+      if (permissions.notifications) throw Object.assign(new Error("already granted"), { code: "already_granted" });
+      if (permissionRequested) throw Object.assign(new Error("already requested"), { code: "already_requested" });
+      permissionRequested = true;
+      permissions.notifications = true;
+      return { status: "success", permission: "notifications", timestamp: new Date().toISOString(), version: 1 };
+    },
+  };
+}

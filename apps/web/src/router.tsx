@@ -1,0 +1,31 @@
+import { lazy } from "react";
+import { Navigate, type RouteObject } from "react-router";
+import { Layout } from "./features/layout/Layout";
+import { AboutRoute } from "./routes/about";
+import { AppsRoute } from "./routes/apps";
+import { ClaimRoute } from "./routes/claim";
+import { PollsRoute } from "./routes/polls";
+import { ShareRoute } from "./routes/share";
+import { StatsRoute } from "./routes/stats";
+
+const TermsRoute = lazy(() => import("./routes/terms"));
+const DebugRoute = lazy(() => import("./routes/debug"));
+
+/** Every screen nested in one layout; /terms and /debug load on demand; anything else goes to / (replacing). */
+export const routes: RouteObject[] = [
+  {
+    path: "/",
+    element: <Layout />,
+    children: [
+      { index: true, element: <ClaimRoute /> },
+      { path: "stats", element: <StatsRoute /> },
+      { path: "apps", element: <AppsRoute /> },
+      { path: "polls", element: <PollsRoute /> },
+      { path: "share", element: <ShareRoute /> },
+      { path: "about", element: <AboutRoute /> },
+      { path: "terms", element: <TermsRoute /> },
+      { path: "debug", element: <DebugRoute /> },
+      { path: "*", element: <Navigate to="/" replace /> },
+    ],
+  },
+];

@@ -1,0 +1,5 @@
+import { ClaimScreen } from "../features/claim/ClaimScreen";
+
+export function ClaimRoute() {
+  return <ClaimScreen />;
+}

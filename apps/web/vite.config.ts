@@ -1,0 +1,25 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig, loadEnv } from "vite";
+import { bundleReport } from "./scripts/bundle-report";
+
+// The dev server and preview listen on 127.0.0.1 only; the port and the API target come from the environment.
+export default defineConfig(({ mode }) => {
+  const env = loadEnv(mode, process.cwd(), "");
+  const port = Number(env.WEB_PORT ?? 5173);
+  const apiTarget = env.API_URL ?? `http://127.0.0.1:${env.API_PORT ?? "3001"}`;
+  return {
+    plugins: [react(), bundleReport()],
+    server: {
+      host: "127.0.0.1",
+      port,
+      strictPort: true,
+      proxy: { "/api": { target: apiTarget, changeOrigin: true } },
+    },
+    preview: { host: "127.0.0.1", port, strictPort: true },
+    build: {
+      target: "es2022",
+      sourcemap: false,
+      chunkSizeWarningLimit: 700,
+    },
+  };
+});
