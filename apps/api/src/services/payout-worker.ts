@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import { getAddress, type Hex } from "viem";
+import { getAddress, type Address, type Hex } from "viem";
 import type { PrismaClient, ReferralReward } from "../generated/prisma/client.js";
 import type { ChainService } from "./chain.js";
 
@@ -96,7 +96,7 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
           return "paid";
         }
       }
-      const txHash = await chain.submitVoucher(voucher, reward.voucherSignature as Hex);
+      const txHash = await submitSerialised(voucher, reward.voucherSignature as Hex);
       await options.afterSubmit?.(reward, txHash);
       await prisma.referralReward.update({ where: { id: reward.id }, data: { payoutTxHash: txHash } });
       const receipt = await chain.publicClient.waitForTransactionReceipt({
@@ -118,6 +118,22 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
       await postpone(reward, error);
       return "retry";
     }
+  }
+
+  /**
+   * One sender at a time per payout wallet, across every API process: two concurrent sends would pick the
+   * same account nonce and one would fail. A transaction-scoped advisory lock is held until the node has
+   * the transaction (not until it is mined), so the next sender sees it as pending.
+   */
+  async function submitSerialised(voucher: { account: Address; amount: bigint; nonce: bigint }, signature: Hex): Promise<Hex> {
+    const wallet = chain.payoutWallet ?? "none";
+    return prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext(${wallet}))`;
+        return chain.submitVoucher(voucher, signature);
+      },
+      { maxWait: 30_000, timeout: 30_000 },
+    );
   }
 
   async function beneficiaryAddress(reward: ReferralReward): Promise<string> {

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, startService, waitForHttpOk } from "./helpers/processes.js";
+import { testDatabaseKind } from "./helpers/database.js";
+
+// The real entry points as processes: `pnpm start` (src/server.ts) and `pnpm db:migrate`.
+const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const tsx = path.join(apiRoot, "node_modules", ".bin", "tsx");
+const dataDirs: string[] = [];
+
+function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "oro-api-server-"));
+  dataDirs.push(dataDir);
+  // Always the embedded database here: this file tests the process, the suites test the databases.
+  return { PATH: process.env.PATH, HOME: process.env.HOME, PGLITE_DATA_DIR: path.join(dataDir, "nested", "pglite"), LOG_LEVEL: "info", ...extra };
+}
+
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the server process", () => {
+  it("refuses to start in production without its settings, listing every missing one", async () => {
+    const service = startService("api", tsx, ["src/server.ts"], { cwd: apiRoot, env: baseEnv({ NODE_ENV: "production" }) });
+    await new Promise<void>((resolve) => service.child.once("exit", () => resolve()));
+    expect(service.child.exitCode).toBe(1);
+    const output = service.output();
+    expect(output).toContain("NODE_ENV=production needs");
+    for (const name of ["DATABASE_URL", "CLAIM_SIGNER_PRIVATE_KEY", "CORS_ORIGINS", "INDEXER_URL", "RPC_URL"]) expect(output).toContain(name);
+  });
+
+  it(`starts on the embedded database (created on first start), serves, and shuts down gracefully on SIGTERM (suite: ${testDatabaseKind()})`, async () => {
+    const port = await freePort();
+    const env = baseEnv({ API_PORT: String(port), WORKERS_ENABLED: "true", ACTIVATION_INTERVAL: "200ms" });
+    const service = startService("api", tsx, ["src/server.ts"], { cwd: apiRoot, env });
+    await waitForHttpOk(`http://127.0.0.1:${port}/api/ready`, 60_000, service);
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(await health.json()).toEqual({ status: "ok" });
+    expect(health.headers.get("x-request-id")).toBeTruthy();
+    expect(service.output()).toMatch(/"reqId"/);
+
+    const exited = new Promise<number | null>((resolve) => service.child.once("exit", (code) => resolve(code)));
+    process.kill(service.child.pid ?? 0, "SIGTERM");
+    expect(await exited).toBe(0);
+    expect(service.output()).toContain("shutting down");
+
+    // The data survives: db:migrate on the same data dir finds everything applied.
+    const migrate = startService("migrate", tsx, ["scripts/migrate.ts"], { cwd: apiRoot, env: { ...env } });
+    await new Promise<void>((resolve) => migrate.child.once("exit", () => resolve()));
+    expect(migrate.child.exitCode).toBe(0);
+    expect(migrate.output()).toMatch(/0 applied, \d+ already applied \(pglite\)/);
+  });
+});
