@@ -31,7 +31,7 @@ describe("concurrent invites", () => {
     );
     const responses = await Promise.all(
       requests.map((query) =>
-        t.app.inject({ method: "POST", url: `/api/referrals/refer_with_signature?${query}`, headers: bearer(referee.token) }),
+        t.app.inject({ method: "POST", url: `/api/referrals/refer_with_signature?${query.toString()}`, headers: bearer(referee.token) }),
       ),
     );
     const statuses = responses.map((response) => response.statusCode);

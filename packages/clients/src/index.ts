@@ -2,3 +2,4 @@ export * from "./generated/contracts.js";
 export * from "./world-id.js";
 export * from "./referral-voucher.js";
 export * from "./referral-message.js";
+export * from "./api-client.js";

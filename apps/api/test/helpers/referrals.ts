@@ -55,7 +55,7 @@ export async function acceptCode(app: FastifyInstance, referee: TestUser, code: 
   const signature = options.signature ?? (await (options.signer ?? referee.account).signMessage({ message }));
   const query = new URLSearchParams({ userAddress: referee.address, referralCode: code, signature });
   if (options.sendNonce !== false) query.set("nonce", nonce);
-  return app.inject({ method: "POST", url: `/api/referrals/refer_with_signature?${query}`, headers: bearer(referee.token) });
+  return app.inject({ method: "POST", url: `/api/referrals/refer_with_signature?${query.toString()}`, headers: bearer(referee.token) });
 }
 
 export async function oroEarned(app: FastifyInstance, user: TestUser, forceBustCache = true) {
