@@ -6,9 +6,6 @@ import {
   http,
   type Address,
   type Chain,
-  type ContractFunctionArgs,
-  type ContractFunctionName,
-  type ContractFunctionReturnType,
   type Hex,
 } from "viem";
 import { hardhat, worldchain } from "viem/chains";
@@ -29,22 +26,12 @@ export class MissingDeploymentError extends Error {
   }
 }
 
-type OroRead = ContractFunctionName<typeof oroAbi, "view" | "pure">;
-
 /**
- * One `eth_call` on the ORO token, encoded and decoded with the generated ABI. Deliberately lower level than viem's
- * readContract, whose deployless-call and CCIP support would add about 10 KiB to the first load.
+ * One `eth_call` to the ORO token. The reads below encode and decode with the generated ABI themselves: viem's
+ * readContract would add its deployless-call and CCIP support, about 10 KiB, to the first load.
  */
-async function readOro<F extends OroRead>(
-  functionName: F,
-  args: ContractFunctionArgs<typeof oroAbi, "view" | "pure", F>,
-): Promise<ContractFunctionReturnType<typeof oroAbi, "view" | "pure", F>> {
-  const data = encodeFunctionData({ abi: oroAbi, functionName, args } as Parameters<typeof encodeFunctionData>[0]);
-  const result: Hex = await chainClient.request({
-    method: "eth_call",
-    params: [{ to: oroAddress(), data }, "latest"],
-  });
-  return decodeFunctionResult({ abi: oroAbi, functionName, data: result }) as ContractFunctionReturnType<typeof oroAbi, "view" | "pure", F>;
+async function callOro(data: Hex): Promise<Hex> {
+  return chainClient.request({ method: "eth_call", params: [{ to: oroAddress(), data }, "latest"] });
 }
 
 export function oroAddress(): Address {
@@ -60,20 +47,24 @@ export interface MintData {
 }
 
 export async function readMintData(nullifierHash: bigint): Promise<MintData> {
-  const [lastMintedAt, numOfMints] = await readOro("nullifierHashMintData", [nullifierHash]);
+  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "nullifierHashMintData", args: [nullifierHash] }));
+  const [lastMintedAt, numOfMints] = decodeFunctionResult({ abi: oroAbi, functionName: "nullifierHashMintData", data });
   return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints) };
 }
 
 export async function readWaitBetweenMints(): Promise<bigint> {
-  return BigInt(await readOro("waitBetweenMints", []));
+  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "waitBetweenMints" }));
+  return BigInt(decodeFunctionResult({ abi: oroAbi, functionName: "waitBetweenMints", data }));
 }
 
 export async function readAmountPerMint(): Promise<bigint> {
-  return readOro("amountPerMint", []);
+  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "amountPerMint" }));
+  return decodeFunctionResult({ abi: oroAbi, functionName: "amountPerMint", data });
 }
 
 export async function readOroBalance(owner: Address): Promise<bigint> {
-  return readOro("balanceOf", [owner]);
+  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "balanceOf", args: [owner] }));
+  return decodeFunctionResult({ abi: oroAbi, functionName: "balanceOf", data });
 }
 
 /** The mint call for a verified human, paying the signed-in address (the proof's signal). */

@@ -20,12 +20,12 @@ export function PriceCard() {
         {loading ? (
           <span className="skeleton skeleton--line" />
         ) : price ? (
-          <span className="price-card__value">
-            {formatUsd(price.priceUsd, locale)}{" "}
+          <>
+            <span className="price-card__value">{formatUsd(price.priceUsd, locale)}</span>
             <span className={`price-card__change ${change >= 0 ? "is-up" : "is-down"}`}>
               {t("price.change", { value: formatPercentChange(change, locale) })}
             </span>
-          </span>
+          </>
         ) : (
           <span className="price-card__value is-muted">{t("price.unavailable")}</span>
         )}

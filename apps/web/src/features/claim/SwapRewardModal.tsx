@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Address } from "viem";
+import { GiftIcon } from "../../components/Icons";
 import { Modal } from "../../components/Modal";
 import { env } from "../../env";
 import { formatUsd } from "../../lib/format";
@@ -12,7 +13,7 @@ export function SwapRewardModal({ open, onClose, address }: { open: boolean; onC
   const { wallet } = useServices();
   const reward = useSwapReward(address).data;
   return (
-    <Modal open={open} onClose={onClose} title={t("swapReward.title")} art={<span className="modal__emoji">🎁</span>}>
+    <Modal open={open} onClose={onClose} title={t("swapReward.title")} art={<GiftIcon size={56} />}>
       <p className="modal__body">
         {t("swapReward.body", { volume: formatUsd(reward?.totalSwapVolumeUsd ?? 0, i18n.resolvedLanguage ?? "en") })}
       </p>

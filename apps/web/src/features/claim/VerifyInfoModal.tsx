@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { ShieldIcon } from "../../components/Icons";
 import { Modal } from "../../components/Modal";
 import { env } from "../../env";
 import { useServices } from "../../lib/services";
@@ -8,7 +9,7 @@ export function VerifyInfoModal({ open, onClose }: { open: boolean; onClose: () 
   const { t } = useTranslation();
   const { wallet } = useServices();
   return (
-    <Modal open={open} onClose={onClose} title={t("verifyInfo.title")} art={<span className="modal__emoji">🛡️</span>}>
+    <Modal open={open} onClose={onClose} title={t("verifyInfo.title")} art={<ShieldIcon size={56} />}>
       <p className="modal__body">{t("verifyInfo.body")}</p>
       <button type="button" className="button button--primary button--block" onClick={() => wallet.openUrl(env.verifyUrl)}>
         {t("verifyInfo.verifyLink")}

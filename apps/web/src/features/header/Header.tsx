@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { CoinIcon } from "../../components/CoinIcon";
+import { FlameIcon } from "../../components/Icons";
 import { formatOroBalance } from "../../lib/format";
 import { useClaim } from "../claim/claim-context";
 import { NotificationBell } from "./NotificationBell";
@@ -18,7 +19,7 @@ export function Header() {
   return (
     <header className={`header ${readiness.ready ? "header--gold" : "header--blue"}`} data-ready={readiness.ready}>
       <div className="header__streak" aria-label={t("header.streakLabel")}>
-        <span className="header__flame" aria-hidden="true">🔥</span>
+        <FlameIcon size={28} className="header__flame" />
         <span className="header__streak-text">
           <span className="header__caption">{t("header.streakLabel")}</span>
           <span className="header__value" data-testid="streak">

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Address } from "viem";
+import { BellIcon } from "../../components/Icons";
 import { Modal } from "../../components/Modal";
 import { useNotificationPermission } from "./use-notification-permission";
 
@@ -8,7 +9,7 @@ export function NotificationModal({ open, onClose, address }: { open: boolean; o
   const { t } = useTranslation();
   const askOrOpenSettings = useNotificationPermission(address);
   return (
-    <Modal open={open} onClose={onClose} title={t("notifications.title")} art={<span className="modal__emoji">🔔</span>}>
+    <Modal open={open} onClose={onClose} title={t("notifications.title")} art={<span className="modal__bell"><BellIcon size={32} /></span>}>
       <p className="modal__body">{t("notifications.body")}</p>
       <button
         type="button"

@@ -1,0 +1,85 @@
+// Screenshots of every claim state at 390×844 in Chromium: `pnpm --filter @oro/web screenshots`.
+// Starts the Vite dev server on a free 127.0.0.1 port, opens the claim-state harness (the real app with fake
+// services) and writes apps/web/screenshots/<state>.png. Needs /usr/bin/chromium (apt-get install -y chromium).
+import { existsSync, mkdirSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { createServer } from "vite";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const outDir = join(root, "screenshots");
+
+if (!existsSync(CHROMIUM)) {
+  console.error(`screenshots need Chromium at ${CHROMIUM}: apt-get update && apt-get install -y chromium`);
+  process.exit(1);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const port = await freePort();
+const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port, strictPort: true } });
+await server.listen();
+const base = `http://127.0.0.1:${port}/test/harness/claim-states.html`;
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+
+/** Drags the slider's thumb to the end of its track and releases it. */
+async function slideToClaim(page) {
+  const thumb = page.getByRole("slider");
+  const box = await thumb.boundingBox();
+  const track = await page.locator(".slider").boundingBox();
+  if (!box || !track) throw new Error("slider not visible");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(track.x + track.width + 40, box.y + box.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+const shots = [
+  { name: "1-signed-out", state: "signedOut", ready: ".claim--signedOut" },
+  { name: "2-not-verified", state: "notVerified", ready: ".claim--notVerified" },
+  { name: "2b-verify-info-modal", state: "notVerified", ready: ".claim--notVerified", act: (page) => page.getByText("Not verified?").click(), wait: "[role=dialog]" },
+  { name: "3-ready", state: "ready", ready: ".claim--ready .slider" },
+  { name: "4-not-ready", state: "notReady", ready: ".claim--notReady .price-card__value" },
+  { name: "5-claiming", state: "claiming", ready: ".claim--ready .slider", act: slideToClaim, wait: ".claim--claiming" },
+  { name: "6-success", state: "success", ready: ".claim--ready .slider", act: slideToClaim, wait: ".claim--success", settle: 900 },
+  { name: "6b-success-after-5s", state: "success", ready: ".claim--ready .slider", act: slideToClaim, wait: ".claim--success", settle: 5600 },
+  { name: "7-chain-trouble", state: "chainTrouble", ready: ".claim--ready .slider", act: slideToClaim, wait: ".notice--error" },
+  { name: "8-not-ready-320px-filipino", state: "notReady", lang: "fil", width: 320, ready: ".claim--notReady .price-card__value" },
+  { name: "9-ready-320px-spanish", state: "ready", lang: "es", width: 320, ready: ".claim--ready .slider" },
+];
+
+mkdirSync(outDir, { recursive: true });
+try {
+  for (const shot of shots) {
+    const page = await browser.newPage({ viewport: { width: shot.width ?? 390, height: 844 }, deviceScaleFactor: 1 });
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    await page.goto(`${base}?state=${shot.state}${shot.lang ? `&lang=${shot.lang}` : ""}`);
+    await page.waitForSelector(shot.ready);
+    if (shot.act) await shot.act(page);
+    if (shot.wait) await page.waitForSelector(shot.wait);
+    await page.waitForTimeout(shot.settle ?? 400);
+    const file = join(outDir, `${shot.name}.png`);
+    await page.screenshot({ path: file });
+    console.log(`wrote ${file}`);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,166 @@
+import { buildDevProof, devNullifierHash } from "@oro/clients";
+import { encodeFunctionData, type Address } from "viem";
+import type { OroApi, StreakData, SwapReward, TokenPrice } from "../src/lib/api";
+import type { MintData } from "../src/lib/chain";
+import type { Monitoring } from "../src/lib/monitoring";
+import type { ChainService, Services, WalletService } from "../src/lib/services";
+import { writeStored } from "../src/lib/storage";
+import type { NotificationPermissionOutcome } from "../src/lib/world-app/request-permission";
+import type { VerificationResult } from "../src/lib/world-app/verify";
+
+/** Test doubles for the app's services: what a test does not set answers like a healthy local stack. */
+export const USER: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+export const TOKEN: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+export const HALF_ORO = 500_000_000_000_000_000n;
+export const DAY = 86_400;
+
+export function devVerification(): VerificationResult {
+  const { root, nullifierHash, proof } = buildDevProof({
+    receiver: USER,
+    nullifierHash: devNullifierHash("test-human"),
+    appId: "app_staging_oro_local",
+    action: "claim-tokens-action",
+  });
+  return { merkleRoot: root, nullifierHash, proof: proof };
+}
+
+export interface FakeOptions {
+  /** Seconds since the last mint (ready when >= 1 day); null when the human never minted. */
+  lastMintedSecondsAgo?: number | null;
+  mintDataFails?: boolean;
+  /** After the mint is sent, how many reads until it shows on chain (Infinity: never). */
+  mintConfirmsAfterReads?: number;
+  sendTransactionError?: Error;
+  streak?: StreakData | Error;
+  balanceWei?: bigint | Error;
+  price?: TokenPrice | null;
+  swapReward?: SwapReward;
+  notificationsAvailable?: boolean;
+  permissionOutcome?: NotificationPermissionOutcome;
+  verifyError?: Error;
+}
+
+export interface Fakes {
+  services: Services;
+  calls: { name: string; args: unknown[] }[];
+  events: string[];
+  opened: string[];
+}
+
+export function createFakes(options: FakeOptions = {}): Fakes {
+  const calls: Fakes["calls"] = [];
+  const events: string[] = [];
+  const opened: string[] = [];
+  const record = (name: string, ...args: unknown[]) => calls.push({ name, args });
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const lastAgo = options.lastMintedSecondsAgo === undefined ? 2 * DAY : options.lastMintedSecondsAgo;
+  let mint: MintData = {
+    lastMintedAt: lastAgo === null ? 0n : BigInt(nowSeconds() - lastAgo),
+    numOfMints: lastAgo === null ? 0n : 3n,
+  };
+  let readsUntilConfirmed: number | null = null;
+
+  const api: OroApi = {
+    getSignInNonce: () => (record("getSignInNonce"), Promise.resolve({ nonce: "abcdef123456", statement: "Claim ORO daily on the chain." })),
+    signIn: (body) => {
+      record("signIn", body);
+      return Promise.resolve({ token: "session-token", expiresAt: new Date(Date.now() + DAY * 1000).toISOString(), user: { userId: "u1", address: body.address, username: "alice" } });
+    },
+    getCurrentStreak: (address, opts) => {
+      record("getCurrentStreak", address, opts);
+      const streak = options.streak ?? { currentStreak: 4 };
+      return streak instanceof Error ? Promise.reject(streak) : Promise.resolve(streak);
+    },
+    clearStreakCache: (address) => (record("clearStreakCache", address), Promise.resolve()),
+    setNotificationLocale: (address, locale) => (record("setNotificationLocale", address, locale), Promise.resolve()),
+    scheduleClaimReminder: (address, locale) => (record("scheduleClaimReminder", address, locale), Promise.resolve()),
+    getIsInUS: () => Promise.resolve(false),
+    getSwapReward: (address) => (record("getSwapReward", address), Promise.resolve(options.swapReward ?? { rewardStatus: "Eligible", totalSwapVolumeUsd: 12.5 })),
+    submitEmail: (address, email) => (record("submitEmail", address, email), Promise.resolve()),
+    getTokenPrices: (tokens) => {
+      record("getTokenPrices", tokens);
+      const price = options.price === undefined ? { priceUsd: 0.0234, percentChange24hr: 3.4 } : options.price;
+      return Promise.resolve(price ? { [TOKEN.toLowerCase()]: price } : {});
+    },
+    getWorldIdRequest: () => Promise.resolve({ rp_id: "rp_test", nonce: "n", created_at: 0, expires_at: 1, signature: "0x" }),
+  };
+
+  const chain: ChainService = {
+    tokenAddress: () => TOKEN,
+    readMintData: (nullifierHash) => {
+      record("readMintData", nullifierHash);
+      if (options.mintDataFails) return Promise.reject(new Error("HTTP request failed"));
+      if (readsUntilConfirmed !== null) {
+        readsUntilConfirmed -= 1;
+        if (readsUntilConfirmed <= 0) {
+          mint = { lastMintedAt: BigInt(nowSeconds()), numOfMints: mint.numOfMints + 1n };
+          readsUntilConfirmed = null;
+        }
+      }
+      return Promise.resolve(mint);
+    },
+    readWaitBetweenMints: () => Promise.resolve(BigInt(DAY)),
+    readAmountPerMint: () => Promise.resolve(HALF_ORO),
+    readOroBalance: () => {
+      const balance = options.balanceWei ?? 12_340_000_000_000_000_000n;
+      return balance instanceof Error ? Promise.reject(balance) : Promise.resolve(balance);
+    },
+    buildMintCall: (verification, receiver) => ({
+      to: TOKEN,
+      data: encodeFunctionData({
+        abi: [{ type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ type: "uint256" }, { type: "uint256" }, { type: "uint256[8]" }, { type: "address" }], outputs: [] }],
+        functionName: "mint",
+        args: [verification.merkleRoot, verification.nullifierHash, verification.proof, receiver],
+      }),
+    }),
+  };
+
+  let permissionAsked = false;
+  const wallet: WalletService = {
+    isInWorldApp: () => true,
+    notificationsAvailable: () => options.notificationsAvailable ?? true,
+    walletAuth: (request) => {
+      record("walletAuth", request);
+      return Promise.resolve({ address: USER, message: `sign in ${request.nonce}`, signature: "0x1234" });
+    },
+    sendTransaction: (call) => {
+      record("sendTransaction", call);
+      if (options.sendTransactionError) return Promise.reject(options.sendTransactionError);
+      readsUntilConfirmed = options.mintConfirmsAfterReads ?? 1;
+      return Promise.resolve({ id: "0xabc", via: "world-app" as const });
+    },
+    verifyHuman: (signal) => {
+      record("verifyHuman", signal);
+      return options.verifyError ? Promise.reject(options.verifyError) : Promise.resolve(devVerification());
+    },
+    share: () => Promise.resolve(),
+    requestNotificationPermission: () => {
+      record("requestNotificationPermission");
+      if (permissionAsked) return Promise.resolve("already_requested" as const);
+      permissionAsked = true;
+      return Promise.resolve(options.permissionOutcome ?? "granted");
+    },
+    getPermissions: () => Promise.resolve({ notifications: false }),
+    getUsername: () => Promise.resolve("alice"),
+    openUrl: (url) => {
+      opened.push(url);
+    },
+  };
+
+  const monitoring: Monitoring = { event: (name) => events.push(name) };
+  return { services: { api, chain, wallet, monitoring }, calls, events, opened };
+}
+
+/** Puts a signed-in session (and optionally a verification) in storage, as after sign-in and verify. */
+export function seedSignedIn({ verified }: { verified: boolean }): void {
+  writeStored("session", { address: USER, username: "alice", token: "t", expiresAt: new Date(Date.now() + DAY * 1000).toISOString() });
+  if (verified) {
+    const verification = devVerification();
+    writeStored("verification", {
+      address: USER,
+      merkleRoot: verification.merkleRoot.toString(),
+      nullifierHash: verification.nullifierHash.toString(),
+      proof: verification.proof.map(String),
+    });
+  }
+}
