@@ -84,6 +84,7 @@ export function ClaimScreen() {
             ariaLabel={t("claim.slideLabel")}
             disabled={claim.phase !== "idle" || !claim.user || !claim.verification || !claim.mintCall}
             onComplete={() => void claim.claim()}
+            resetSignal={claim.failedClaims}
           />
           {claim.chainTrouble && <ChainTroubleNotice />}
         </section>

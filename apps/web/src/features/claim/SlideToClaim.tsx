@@ -14,13 +14,15 @@ interface SlideToClaimProps {
   ariaLabel: string;
   disabled: boolean;
   onComplete: () => void;
+  /** Changes whenever the thumb must go back to the start (a failed claim), even if `disabled` did not flip. */
+  resetSignal?: number;
 }
 
 /**
  * Slide to claim: drag the coin to the end (pointer, touch or arrow keys) and release. Released short of the end it
  * springs back; at the end it calls `onComplete` and stays there until the control is enabled again.
  */
-export function SlideToClaim({ label, ariaLabel, disabled, onComplete }: SlideToClaimProps) {
+export function SlideToClaim({ label, ariaLabel, disabled, onComplete, resetSignal = 0 }: SlideToClaimProps) {
   const track = useRef<HTMLDivElement>(null);
   const [progress, setProgress] = useState(0);
   const [dragging, setDragging] = useState(false);
@@ -33,10 +35,10 @@ export function SlideToClaim({ label, ariaLabel, disabled, onComplete }: SlideTo
     setProgress(clamped);
   }, []);
 
-  // Enabled again (a failed or finished claim): back to the start.
+  // Enabled again, or told to reset (a failed claim): back to the start.
   useEffect(() => {
     if (!disabled) update(0);
-  }, [disabled, update]);
+  }, [disabled, resetSignal, update]);
 
   const [travelPx, setTravelPx] = useState(FALLBACK_TRAVEL_PX);
   const travel = () => {

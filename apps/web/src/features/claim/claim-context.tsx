@@ -34,6 +34,8 @@ export interface ClaimContextValue {
   /** When the last claim succeeded (ms), for the after-claim timeline. */
   successAt: number | null;
   chainTrouble: boolean;
+  /** Counts failed claims; the slider goes back to the start on each. */
+  failedClaims: number;
   showEmailForm: boolean;
   dismissEmailForm: () => void;
   modals: ReturnType<typeof useModalQueue>;
@@ -59,6 +61,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
   const [successAt, setSuccessAt] = useState<number | null>(null);
   const [claimedWei, setClaimedWei] = useState<bigint | null>(null);
   const [claimFailed, setClaimFailed] = useState(false);
+  const [failedClaims, setFailedClaims] = useState(0);
   const [showEmailForm, setShowEmailForm] = useState(false);
   const claiming = useRef(false);
   const streak = useStreakReload(address);
@@ -99,6 +102,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     } catch (error) {
       // The slider and the error reset, so the user can try again; only a refusal in the wallet is not trouble.
       setPhase("idle");
+      setFailedClaims((count) => count + 1);
       if (!isUserRejection(error)) setClaimFailed(true);
       monitoring.event("claim_failed", { code: toWorldAppError("mint", error).code });
       readiness.refresh();
@@ -157,6 +161,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     claimedWei,
     successAt,
     chainTrouble: claimFailed || readiness.failed,
+    failedClaims,
     showEmailForm,
     dismissEmailForm: () => setShowEmailForm(false),
     modals,
