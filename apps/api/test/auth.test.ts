@@ -149,6 +149,17 @@ describe("sessions", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/auth/session", headers: bearer(token) })).statusCode).toBe(401);
   });
 
+  it("long-expired nonces and sessions are purged, fresh ones kept", async () => {
+    const token = await signIn(t.app, newAccount());
+    const stale = await fetchNonce(t.app);
+    await t.db.database.prisma.authNonce.update({ where: { nonce: stale }, data: { expiresAt: new Date(Date.now() - 2 * 86_400_000) } });
+    const fresh = await fetchNonce(t.app);
+    expect(await t.app.services.auth.purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await t.db.database.prisma.authNonce.findUnique({ where: { nonce: stale } })).toBeNull();
+    expect(await t.db.database.prisma.authNonce.findUnique({ where: { nonce: fresh } })).not.toBeNull();
+    expect((await t.app.inject({ method: "GET", url: "/api/auth/session", headers: bearer(token) })).statusCode).toBe(200);
+  });
+
   it("POST /api/auth/logout ends the session and clears the cookie", async () => {
     const token = await signIn(t.app, newAccount());
     const response = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers: bearer(token) });

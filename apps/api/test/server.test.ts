@@ -40,12 +40,13 @@ describe("the server process", () => {
     const health = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(await health.json()).toEqual({ status: "ok" });
     expect(health.headers.get("x-request-id")).toBeTruthy();
-    expect(service.output()).toMatch(/"reqId"/);
+    await service.waitForOutput('"reqId"', 10_000);
 
     const exited = new Promise<number | null>((resolve) => service.child.once("exit", (code) => resolve(code)));
     process.kill(service.child.pid ?? 0, "SIGTERM");
     expect(await exited).toBe(0);
     expect(service.output()).toContain("shutting down");
+    expect(service.output()).toContain('"url":"/api/health"');
 
     // The data survives: db:migrate on the same data dir finds everything applied.
     const migrate = startService("migrate", tsx, ["scripts/migrate.ts"], { cwd: apiRoot, env: { ...env } });

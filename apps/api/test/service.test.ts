@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { newUser } from "./helpers/referrals.js";
-import { bearer } from "./helpers/siwe.js";
+import { bearer, fetchNonce, siweMessage } from "./helpers/siwe.js";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    env: { RATE_LIMIT_PER_IP: "40", RATE_LIMIT_PER_ADDRESS: "3", CORS_ORIGINS: "https://app.oro.example" },
+    env: {
+      RATE_LIMIT_PER_IP: "40",
+      RATE_LIMIT_PER_ADDRESS: "3",
+      CORS_ORIGINS: "https://app.oro.example",
+      SIWE_DOMAINS: "oro.example",
+    },
   });
 });
 afterAll(async () => {
@@ -83,6 +89,22 @@ describe("HTTP hygiene", () => {
     );
     const page = await t.app.inject({ method: "GET", url: "/api/docs" });
     expect([200, 302]).toContain(page.statusCode);
+  });
+});
+
+describe("sign-in domains", () => {
+  it("accepts sign-in messages only for the configured domains", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    for (const [domain, status] of [["phish.example", 401], ["oro.example", 200]] as const) {
+      const message = siweMessage({ address: account.address, nonce: await fetchNonce(t.app), domain });
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/siwe",
+        payload: { message, signature: await account.signMessage({ message }), address: account.address },
+      });
+      expect(response.statusCode).toBe(status);
+      if (status === 401) expect(response.json()).toMatchObject({ error: "SIWE_DOMAIN_MISMATCH" });
+    }
   });
 });
 

@@ -141,5 +141,13 @@ export function createAuthService(options: AuthServiceOptions) {
     await prisma.session.deleteMany({ where: { tokenHash: hashToken(token) } });
   }
 
-  return { issueNonce, consumeNonce, describeUnusableNonce, signIn, userForToken, signOut };
+  /** Drops nonces and sessions that expired more than a day ago (kept a while to explain refusals). */
+  async function purgeExpired(): Promise<number> {
+    const before = new Date(Date.now() - 86_400_000);
+    const nonces = await prisma.authNonce.deleteMany({ where: { expiresAt: { lt: before } } });
+    const sessions = await prisma.session.deleteMany({ where: { expiresAt: { lt: before } } });
+    return nonces.count + sessions.count;
+  }
+
+  return { issueNonce, consumeNonce, describeUnusableNonce, signIn, userForToken, signOut, purgeExpired };
 }

@@ -1,0 +1,95 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse } from "@oro/indexer/api-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer.js";
+
+// The HTTP client of the indexer, against a local server answering with bodies typed by the indexer's
+// own exported response types (a change there breaks this file's compilation). The real indexer is
+// exercised in story.test.ts.
+const address = "0x00000000000000000000000000000000000000aa";
+const claims: ClaimsResponse = {
+  claims: [
+    {
+      transactionHash: `0x${"11".repeat(32)}`,
+      blockNumber: 12,
+      logIndex: 0,
+      timestamp: 1_700_000_000,
+      receiver: address,
+      nullifierHash: `0x${"0".repeat(62)}2a`,
+      amount: "500000000000000000",
+      numOfMints: 1,
+      streak: 1,
+    },
+  ],
+};
+const payouts: ReferralPayoutsResponse = {
+  payouts: [
+    {
+      nonce: "18446744073709551617",
+      account: address,
+      amount: "1000000000000000000",
+      submitter: address,
+      blockNumber: 13,
+      timestamp: 1_700_000_100,
+      transactionHash: `0x${"22".repeat(32)}`,
+    },
+  ],
+};
+const nonce: ReferralNonceResponse = { nonce: "7", claimed: true, payout: null };
+
+let server: Server;
+let baseUrl: string;
+const requested: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const url = request.url ?? "";
+    requested.push(url);
+    const send = (status: number, body: string) => {
+      response.writeHead(status, { "content-type": "application/json" });
+      response.end(body);
+    };
+    if (url.startsWith("/streaks/")) return send(200, JSON.stringify(claims));
+    if (url.startsWith("/referral-payouts/nonces/")) return send(200, JSON.stringify(nonce));
+    if (url.startsWith("/referral-payouts/")) return send(200, JSON.stringify(payouts));
+    if (url.startsWith("/garbage")) return send(200, JSON.stringify({ claims: [{ nope: true }] }));
+    if (url.startsWith("/slow")) return void setTimeout(() => send(200, "{}"), 2_000);
+    return send(500, JSON.stringify({ error: "boom" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("the indexer HTTP client", () => {
+  it("reads claims, payouts and nonces in the indexer's shapes", async () => {
+    const client = createHttpIndexerClient({ baseUrl: `${baseUrl}/`, timeoutMs: 1_000 });
+    const [claim] = await client.claims("0x00000000000000000000000000000000000000AA", 1);
+    expect(claim).toMatchObject({ receiver: address, amount: 500000000000000000n, numOfMints: 1 });
+    expect(requested.at(-1)).toBe(`/streaks/${address}/claims?limit=1`);
+    const [payout] = await client.payouts(address, 100);
+    expect(payout?.nonce).toBe(18446744073709551617n);
+    expect(requested.at(-1)).toBe(`/referral-payouts/${address}?limit=100`);
+    expect(await client.isNonceClaimed(7n)).toBe(true);
+    expect(requested.at(-1)).toBe("/referral-payouts/nonces/7");
+  });
+
+  it("turns errors, unexpected bodies, timeouts and a missing server into IndexerUnavailableError", async () => {
+    await expect(createHttpIndexerClient({ baseUrl: `${baseUrl}/fail`, timeoutMs: 1_000 }).claims(address, 1)).rejects.toThrow(
+      IndexerUnavailableError,
+    );
+    await expect(createHttpIndexerClient({ baseUrl: `${baseUrl}/garbage`, timeoutMs: 1_000 }).claims(address, 1)).rejects.toThrow(
+      /unexpected body/,
+    );
+    await expect(createHttpIndexerClient({ baseUrl: `${baseUrl}/slow`, timeoutMs: 200 }).claims(address, 1)).rejects.toThrow(
+      IndexerUnavailableError,
+    );
+    await expect(createHttpIndexerClient({ baseUrl: "http://127.0.0.1:9", timeoutMs: 500 }).payouts(address, 1)).rejects.toThrow(
+      IndexerUnavailableError,
+    );
+  });
+});
