@@ -1,0 +1,176 @@
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { streakStateOf } from "../src/features/header/use-streak";
+import { captureDeepLinkReferral } from "../src/features/referral/deep-link";
+import { changeLanguage } from "../src/i18n";
+import { readStored, resetStorageCache, writeStored } from "../src/lib/storage";
+import { USER } from "./fakes";
+import { flush, renderApp } from "./render-app";
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await changeLanguage("en", { remember: false });
+});
+
+describe("header", () => {
+  it.each([
+    [1, "1 day"],
+    [7, "7 days"],
+    [0, "0 days"],
+  ])("shows a streak of %i as '%s'", async (currentStreak, label) => {
+    renderApp({ signedIn: true, verified: true, options: { streak: { currentStreak } } });
+    await waitFor(() => expect(screen.getByTestId("streak")).toHaveTextContent(label));
+  });
+
+  it("shows the balance abbreviated", async () => {
+    renderApp({ signedIn: true, options: { balanceWei: 1_234_500_000_000_000_000_000n } });
+    await waitFor(() => expect(screen.getByTestId("balance")).toHaveTextContent("1.23K"));
+  });
+
+  it("shows '--' when the balance cannot be read (after its retries)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderApp({ signedIn: true, options: { balanceWei: new Error("rpc down") } });
+    await flush(1000 + 2000 + 4000 + 100);
+    await waitFor(() => expect(screen.getByTestId("balance")).toHaveTextContent("--"));
+  });
+
+  it("the bell asks for permission the first time, then opens the settings", async () => {
+    const app = renderApp({ signedIn: true });
+    const bell = await screen.findByRole("button", { name: "Claim reminders" });
+    await userEvent.click(bell);
+    await waitFor(() => expect(app.fakes.calls.map((call) => call.name)).toContain("scheduleClaimReminder"));
+    expect(readStored("notificationPermissionRequested")).toBe(true);
+    expect(app.fakes.opened).toEqual([]);
+    await userEvent.click(bell);
+    expect(app.fakes.opened).toEqual(["worldapp://settings/notifications"]);
+    expect(app.fakes.calls.filter((call) => call.name === "requestNotificationPermission")).toHaveLength(1);
+  });
+
+  it("a denied permission schedules nothing", async () => {
+    const app = renderApp({ signedIn: true, options: { permissionOutcome: "denied" } });
+    await userEvent.click(await screen.findByRole("button", { name: "Claim reminders" }));
+    await waitFor(() => expect(app.fakes.events).toContain("notification_permission"));
+    expect(app.fakes.calls.map((call) => call.name)).not.toContain("scheduleClaimReminder");
+  });
+});
+
+describe("streak failures", () => {
+  it("store the error message and clear the data", () => {
+    expect(streakStateOf({ currentStreak: 3 }, new Error("indexer down"))).toEqual({ streak: null, error: "indexer down" });
+  });
+  it("store 'Unknown error' when the failure has no message", () => {
+    expect(streakStateOf({ currentStreak: 3 }, new Error(""))).toEqual({ streak: null, error: "Unknown error" });
+    expect(streakStateOf(undefined, "boom")).toEqual({ streak: null, error: "Unknown error" });
+  });
+  it("keep the data when there is no failure", () => {
+    expect(streakStateOf({ currentStreak: 3 }, null)).toEqual({ streak: { currentStreak: 3 }, error: null });
+  });
+  it("show no streak in the header", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderApp({ signedIn: true, options: { streak: new Error("indexer down") } });
+    await flush(1000 + 2000 + 100);
+    await waitFor(() => expect(screen.getByTestId("streak")).toHaveTextContent("--"));
+  });
+});
+
+describe("locale", () => {
+  it("sends the user's language to the API once, then marks it as set", async () => {
+    const first = renderApp({ signedIn: true });
+    await waitFor(() => expect(readStored("localeSetFor")).toBe(USER.toLowerCase()));
+    expect(first.fakes.calls.filter((call) => call.name === "setNotificationLocale").map((call) => call.args)).toEqual([[USER, "en"]]);
+    first.unmount();
+    const second = renderApp({ signedIn: true });
+    await screen.findByTestId("balance");
+    await flush(0);
+    expect(second.fakes.calls.map((call) => call.name)).not.toContain("setNotificationLocale");
+  });
+
+  it("sends nothing while signed out", async () => {
+    const app = renderApp();
+    await screen.findByRole("button", { name: "Sign in to claim" });
+    expect(app.fakes.calls.map((call) => call.name)).not.toContain("setNotificationLocale");
+  });
+});
+
+describe("routes and tabs", () => {
+  it.each(["/nowhere", "/claim/extra", "/SHARE2"])("%s redirects to / replacing the history entry", async (path) => {
+    const app = renderApp({ path });
+    expect(await screen.findByRole("button", { name: "Sign in to claim" })).toBeInTheDocument();
+    expect(app.location().pathname).toBe("/");
+  });
+
+  it.each([
+    ["/stats", "Stats"],
+    ["/apps", "Apps"],
+    ["/polls", "Polls"],
+    ["/share", "Invite friends"],
+    ["/about", "About ORO"],
+  ])("%s is a screen of its own inside the layout", async (path, title) => {
+    renderApp({ path });
+    expect(await screen.findByRole("heading", { name: title })).toBeInTheDocument();
+    expect(screen.getByRole("navigation", { name: "Main" })).toBeInTheDocument();
+  });
+
+  it("/terms and /debug load on demand", async () => {
+    renderApp({ path: "/terms" });
+    expect(await screen.findByRole("heading", { name: "Terms of use" })).toBeInTheDocument();
+  });
+
+  it("the tab bar shows Claim, Share and About and navigates", async () => {
+    const app = renderApp();
+    const nav = await screen.findByRole("navigation", { name: "Main" });
+    const tabs = [...nav.querySelectorAll("a")].map((link) => link.textContent);
+    expect(tabs).toEqual(["Claim", "Share", "About"]);
+    await userEvent.click(screen.getByRole("link", { name: "Share" }));
+    expect(app.location().pathname).toBe("/share");
+    await userEvent.click(screen.getByRole("link", { name: "Claim" }));
+    expect(app.location().pathname).toBe("/");
+  });
+
+  it("the legal notice opens the terms", async () => {
+    renderApp();
+    await userEvent.click(await screen.findByRole("link", { name: "Terms of use" }));
+    expect(await screen.findByRole("heading", { name: "Terms of use" })).toBeInTheDocument();
+  });
+});
+
+describe("deep links", () => {
+  it("keep referralCode and referredBy for the referral flow", () => {
+    captureDeepLinkReferral("?referralCode=ab12cd34&referredBy=maria");
+    expect(readStored("referralCode")).toEqual({ referralCode: "AB12CD34", referredBy: "maria" });
+  });
+  it("ignore a malformed code", () => {
+    captureDeepLinkReferral("?referralCode=<script>");
+    expect(readStored("referralCode")).toBeNull();
+  });
+});
+
+describe("language picker", () => {
+  it("switches every string and remembers the choice", async () => {
+    renderApp({ path: "/about" });
+    fireEvent.change(await screen.findByRole("combobox", { name: "Language" }), { target: { value: "es" } });
+    expect(await screen.findByRole("heading", { name: "Acerca de ORO" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Compartir" })).toBeInTheDocument();
+    expect(readStored("language")).toBe("es");
+  });
+});
+
+describe("storage", () => {
+  it("reads a value that fails its schema as the default", () => {
+    window.localStorage.setItem("oro.emailSubmitted", JSON.stringify("yes"));
+    window.localStorage.setItem("oro.session", "{not json");
+    window.localStorage.setItem("oro.referralCode", JSON.stringify({ referralCode: 5 }));
+    resetStorageCache();
+    expect(readStored("emailSubmitted")).toBe(false);
+    expect(readStored("session")).toBeNull();
+    expect(readStored("referralCode")).toBeNull();
+  });
+  it("round-trips typed values", () => {
+    writeStored("hasSeenShareTerms", true);
+    writeStored("isInUS", { address: USER, isInUS: false });
+    resetStorageCache();
+    expect(readStored("hasSeenShareTerms")).toBe(true);
+    expect(readStored("isInUS")).toEqual({ address: USER, isInUS: false });
+  });
+});
