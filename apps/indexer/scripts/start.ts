@@ -47,7 +47,8 @@ async function main(): Promise<void> {
   if (mode !== "start" && mode !== "dev") throw new Error(`usage: start.ts [start|dev] [ponder options], got "${mode}"`);
 
   const identity = await resolveIdentity();
-  const schema = schemaFor(env.schemaPrefix, identity);
+  // Ponder refuses to run `dev` on a schema that `start` built (and vice versa it would rebuild), so each has its own.
+  const schema = schemaFor(mode === "dev" ? `${env.schemaPrefix}_dev` : env.schemaPrefix, identity);
   const childEnv: NodeJS.ProcessEnv = { PONDER_TELEMETRY_DISABLED: "true", ...process.env };
   if (env.databaseUrl) {
     console.log(`indexing chain ${env.chain.id} (${identity}) into PostgreSQL schema ${schema}`);

@@ -47,7 +47,8 @@ export async function startLocalChain(env: Record<string, string> = {}): Promise
     throw error;
   }
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const publicClient = createPublicClient({ chain: hardhat, transport: http(rpcUrl) });
+  // cacheTime 0: a local chain moves by our own hand, so every read must see the newest block.
+  const publicClient = createPublicClient({ chain: hardhat, transport: http(rpcUrl), cacheTime: 0 });
   const accounts = await createWalletClient({ chain: hardhat, transport: http(rpcUrl) }).getAddresses();
   return {
     rpcUrl,
