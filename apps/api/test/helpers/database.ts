@@ -3,8 +3,8 @@ import pg from "pg";
 import { openDatabase, type Database } from "../../src/db/database.js";
 
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite by default, or, when DATABASE_URL is
- * set (CI runs the suite on PostgreSQL too), a new PostgreSQL database created next to that URL's and
+ * A fresh, migrated database for one test file: an in-memory PGlite, or in the "postgres" test project
+ * (vitest.config.ts, when DATABASE_URL is set) a new PostgreSQL database created next to that URL's and
  * dropped afterwards.
  */
 export interface TestDatabase {
@@ -17,7 +17,7 @@ export interface TestDatabase {
 
 // The test harness chooses its database from the environment like CI does; the app itself reads config
 // only through src/env.ts.
-const serverUrl = process.env.DATABASE_URL;
+const serverUrl = process.env.ORO_TEST_DATABASE === "postgres" ? process.env.DATABASE_URL : undefined;
 
 export function testDatabaseKind(): "pglite" | "postgres" {
   return serverUrl ? "postgres" : "pglite";
