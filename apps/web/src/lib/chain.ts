@@ -2,18 +2,27 @@ import { CHAIN_IDS, oroAbi } from "@oro/clients";
 import {
   createClient,
   decodeFunctionResult,
+  defineChain,
   encodeFunctionData,
   http,
   type Address,
   type Chain,
   type Hex,
 } from "viem";
-import { hardhat, worldchain } from "viem/chains";
 import { deployment, env } from "../env";
 import type { ContractCall } from "./world-app/send-transaction";
 import type { VerificationResult } from "./world-app/verify";
 
-export const chain: Chain = env.chainId === CHAIN_IDS.worldChain ? worldchain : hardhat;
+/**
+ * The chain as viem needs it here: id, name, currency and RPC. Defined here rather than imported from viem/chains,
+ * whose World Chain entry brings the OP Stack formatters and serializers (reads only, in this bundle).
+ */
+export const chain: Chain = defineChain({
+  id: env.chainId,
+  name: env.chainId === CHAIN_IDS.worldChain ? "World Chain" : "Local development chain",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [env.rpcUrl] } },
+});
 
 /** A bare client with only the actions used here, so the bundle carries no unused viem actions. */
 export const chainClient = createClient({ chain, transport: http(env.rpcUrl, { retryCount: 0 }) });
