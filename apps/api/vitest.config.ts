@@ -18,7 +18,7 @@ export default defineConfig({
       ...(process.env.DATABASE_URL
         ? [
             {
-              extends: true,
+              extends: true as const,
               test: {
                 name: "postgres",
                 include: ["test/**/*.test.ts"],

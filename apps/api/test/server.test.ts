@@ -53,5 +53,18 @@ describe("the server process", () => {
     await new Promise<void>((resolve) => migrate.child.once("exit", () => resolve()));
     expect(migrate.child.exitCode).toBe(0);
     expect(migrate.output()).toMatch(/0 applied, \d+ already applied \(pglite\)/);
+
+    // The operator's allow-list command on the same database.
+    const address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    const run = async (...args: string[]) => {
+      const command = startService("allow-list", tsx, ["scripts/allow-list.ts", ...args], { cwd: apiRoot, env: { ...env } });
+      await new Promise<void>((resolve) => command.child.once("exit", () => resolve()));
+      return { code: command.child.exitCode, output: command.output() };
+    };
+    expect((await run("add", address, "early", "supporter")).output).toContain(`allow-listed ${address.toLowerCase()} (early supporter)`);
+    expect((await run("list")).output).toContain(address.toLowerCase());
+    expect((await run("remove", address)).output).toContain("removed");
+    expect((await run("add", "0x12")).code).toBe(1);
+    expect((await run("frobnicate")).code).toBe(2);
   });
 });
