@@ -1,3 +1,4 @@
+/* global window, document -- these callbacks run inside the page */
 // The whole claim flow in a plain browser against the local stack, with the development wallet:
 //   1. pnpm --filter @oro/contracts exec hardhat chain        (CHAIN_PORT, default 8545)
 //   2. the API (apps/api) on API_PORT (default 3001), pointed at that chain

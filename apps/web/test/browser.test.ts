@@ -1,0 +1,147 @@
+// @vitest-environment node
+import { existsSync } from "node:fs";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * Browser-driven tests in Chromium (ENVIRONMENT.md). They need /usr/bin/chromium (apt-get install -y chromium)
+ * and are skipped, with a message saying so, where it is missing.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let server: ViteDevServer | undefined;
+let browser: Browser | undefined;
+let origin = "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function newPage(): Promise<Page> {
+  if (!browser) throw new Error("no browser");
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+  return page;
+}
+
+describe.skipIf(!hasChromium)("in Chromium", () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await createServer({ root: join(import.meta.dirname, ".."), logLevel: "error", server: { host: "127.0.0.1", port, strictPort: true } });
+    await server.listen();
+    origin = `http://127.0.0.1:${port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("a mouse drag on the 76 px thumb claims, the coins rain, and the overlay goes after 5 s", async () => {
+    const page = await newPage();
+    await page.goto(`${origin}/test/harness/claim-states.html?state=success`);
+    const thumb = page.getByRole("slider");
+    await thumb.waitFor();
+    const box = await thumb.boundingBox();
+    const track = await page.locator(".slider").boundingBox();
+    if (!box || !track) throw new Error("slider not laid out");
+    expect(box.width).toBe(76);
+    await page.mouse.move(box.x + 38, box.y + 38);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 38 + (track.width - 76) / 2, box.y + 38, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(400);
+    expect(await thumb.getAttribute("aria-valuenow")).toBe("0");
+    await page.mouse.move(box.x + 38, box.y + 38);
+    await page.mouse.down();
+    await page.mouse.move(track.x + track.width + 40, box.y + 38, { steps: 10 });
+    await page.mouse.up();
+    await page.getByRole("heading", { name: "+0.5 ORO" }).waitFor();
+    expect(await page.locator(".coin-rain__coin").count()).toBeGreaterThan(0);
+    await page.locator(".coin-rain").waitFor({ state: "detached", timeout: 7000 });
+    await page.close();
+  }, 30_000);
+
+  it("lays out without horizontal scrolling at 320 px", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 320, height: 640 });
+    for (const state of ["signedOut", "notVerified", "ready", "notReady"]) {
+      await page.goto(`${origin}/test/harness/claim-states.html?state=${state}&lang=fil`);
+      await page.locator(`.claim--${state}`).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, state).toBe(0);
+    }
+    await page.close();
+  }, 30_000);
+
+  it("inside a World App stand-in, sign-in goes through MiniKit walletAuth and the API", async () => {
+    const page = await newPage();
+    // The page plays World App: it announces the commands and answers walletAuth by signing nothing real.
+    await page.addInitScript(() => {
+      const commands = { "wallet-auth": 2, "send-transaction": 2, "request-permission": 1, "get-permissions": 1, share: 1, "sign-message": 1 };
+      const sent: unknown[] = [];
+      Object.assign(window, {
+        __sent: sent,
+        WorldApp: {
+          world_app_version: 4_000_000,
+          device_os: "android",
+          supported_commands: Object.entries(commands).map(([name, version]) => ({ name, supported_versions: [version] })),
+        },
+        webkit: {
+          messageHandlers: {
+            minikit: {
+              postMessage: (message: { command: string; payload: { siweMessage?: string } }) => {
+                sent.push(message);
+                if (message.command !== "wallet-auth") return;
+                setTimeout(() => {
+                  const minikit = (window as unknown as { MiniKit: { trigger: (event: string, payload: unknown) => void } }).MiniKit;
+                  minikit.trigger("miniapp-wallet-auth", {
+                    status: "success",
+                    version: 2,
+                    address: "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+                    message: message.payload.siweMessage,
+                    signature: "0x1234",
+                  });
+                }, 10);
+              },
+            },
+          },
+        },
+      });
+    });
+    const posted: unknown[] = [];
+    await page.route("**/api/auth/nonce", (route) =>
+      route.fulfill({ json: { nonce: "Wa11etNonce99", expiresAt: new Date(Date.now() + 60_000).toISOString(), statement: "Claim ORO daily on the chain." } }),
+    );
+    await page.route("**/api/auth/siwe", async (route) => {
+      const body: unknown = route.request().postDataJSON();
+      posted.push(body);
+      await route.fulfill({
+        json: { token: "t", expiresAt: new Date(Date.now() + 3_600_000).toISOString(), user: { userId: "u", address: "0x90f79bf6eb2c4f870365e785982e1f101e93b906", username: null } },
+      });
+    });
+    await page.goto(`${origin}/`);
+    await page.getByRole("button", { name: "Sign in to claim" }).click();
+    await page.getByRole("button", { name: "Verify with World ID" }).waitFor({ timeout: 10_000 });
+    const sent = await page.evaluate(() => (window as unknown as { __sent: { command: string }[] }).__sent.map((message) => message.command));
+    expect(sent).toContain("wallet-auth");
+    expect(posted).toEqual([
+      expect.objectContaining({ address: "0x90F79bf6EB2c4f870365E785982E1f101E93b906", signature: "0x1234", message: expect.stringContaining("Nonce: Wa11etNonce99") }),
+    ]);
+    await page.close();
+  }, 30_000);
+});
