@@ -139,9 +139,11 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.getByRole("button", { name: "Verify with World ID" }).waitFor({ timeout: 10_000 });
     const sent = await page.evaluate(() => (window as unknown as { __sent: { command: string }[] }).__sent.map((message) => message.command));
     expect(sent).toContain("wallet-auth");
-    expect(posted).toEqual([
-      expect.objectContaining({ address: "0x90F79bf6EB2c4f870365E785982E1f101E93b906", signature: "0x1234", message: expect.stringContaining("Nonce: Wa11etNonce99") }),
-    ]);
+    expect(posted).toHaveLength(1);
+    const body = posted[0] as { address: string; signature: string; message: string };
+    expect(body.address).toBe("0x90F79bf6EB2c4f870365E785982E1f101E93b906");
+    expect(body.signature).toBe("0x1234");
+    expect(body.message).toContain("Nonce: Wa11etNonce99");
     await page.close();
   }, 30_000);
 });
