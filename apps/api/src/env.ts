@@ -180,6 +180,13 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
   };
 }
 
+/** The local chain where the contracts package starts it (`pnpm start`): LOCAL_RPC_URL, or CHAIN_HOST:CHAIN_PORT. */
+function localChainUrl(values: Record<string, string>): string {
+  if (values.LOCAL_RPC_URL) return values.LOCAL_RPC_URL;
+  if (values.CHAIN_HOST || values.CHAIN_PORT) return `http://${values.CHAIN_HOST ?? "127.0.0.1"}:${values.CHAIN_PORT ?? "8545"}`;
+  return DEVELOPMENT_DEFAULTS.RPC_URL;
+}
+
 function deployedClaimContract(chainId: number): Address | undefined {
   const byChain: Record<number, { ReferralClaim?: Address } | undefined> = addresses;
   return byChain[chainId]?.ReferralClaim;
@@ -205,7 +212,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (production) {
       if (key !== "PAYOUT_WALLET_PRIVATE_KEY") missing.push(key);
     } else {
-      values[key] = DEVELOPMENT_DEFAULTS[key];
+      values[key] = key === "RPC_URL" ? localChainUrl(values) : DEVELOPMENT_DEFAULTS[key];
     }
   }
   if (production) {

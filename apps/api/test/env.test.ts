@@ -27,6 +27,13 @@ describe("configuration", () => {
     expect(config.corsOrigins).toEqual(["http://localhost:5173", "http://127.0.0.1:5173"]);
   });
 
+  it("finds the local chain where the contracts package starts it", () => {
+    expect(loadConfig({}).chain.rpcUrl).toBe("http://127.0.0.1:8545");
+    expect(loadConfig({ CHAIN_PORT: "9545" }).chain.rpcUrl).toBe("http://127.0.0.1:9545");
+    expect(loadConfig({ LOCAL_RPC_URL: "http://10.0.0.2:8545", CHAIN_PORT: "9545" }).chain.rpcUrl).toBe("http://10.0.0.2:8545");
+    expect(loadConfig({ RPC_URL: "http://127.0.0.1:7545", CHAIN_PORT: "9545" }).chain.rpcUrl).toBe("http://127.0.0.1:7545");
+  });
+
   it("never uses development defaults in production: startup fails listing everything missing", () => {
     let error: unknown;
     try {
