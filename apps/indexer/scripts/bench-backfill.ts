@@ -163,7 +163,7 @@ async function createMints(
   }
   if (minted !== mints) throw new Error(`expected ${mints} Minted events, the chain has ${minted}`);
   // Push every mint past Ponder's 30-block finality window: the whole set is then backfill, not live indexing.
-  await actions.testClient.mine({ blocks: 31 });
+  await actions.mineEmptyBlocks(31);
   const events = await countContractEvents(chain, lastBlock);
   return { blocks: lastBlock - firstBlock + 1, seconds: (Date.now() - started) / 1000, events };
 }

@@ -88,6 +88,20 @@ export function chainActions(chain: LocalChain) {
     async setNextBlockTimestamp(timestamp: number) {
       await testClient.setNextBlockTimestamp({ timestamp: BigInt(timestamp) });
     },
+    /**
+     * Mines empty blocks one `evm_mine` at a time. (`hardhat_mine` with a count reserves blocks whose
+     * parentHash is zero, which Ponder's live sync takes for a reorg it cannot resolve.)
+     */
+    async mineEmptyBlocks(count: number) {
+      for (let i = 0; i < count; i++) {
+        const response = await fetch(chain.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "evm_mine", params: [] }),
+        });
+        if (!response.ok) throw new Error(`evm_mine answered ${response.status}`);
+      }
+    },
     async latestTimestamp(): Promise<number> {
       return Number((await chain.publicClient.getBlock()).timestamp);
     },

@@ -79,6 +79,7 @@ async function startIndexer(chain: LocalChain, lastEventBlock: number, pgliteRoo
 describe("indexer against a local chain", () => {
   let chain: LocalChain;
   let first: IndexerRun;
+  let second: IndexerRun;
   let accounts: { owner: Address; alice: Address; bob: Address; carol: Address; alice2: Address; dave: Address };
   /** The scenario's clock: T0 is the first mint, every other time is relative to it. */
   let T0: number;
@@ -118,7 +119,7 @@ describe("indexer against a local chain", () => {
     lastEventBlock = Number(voucherClaim.blockNumber);
     lastEventAt = T0 + 4 * WAIT + 20;
     // Push every event past Ponder's 30-block finality window, so the backfill covers all of them.
-    await actions.testClient.mine({ blocks: 31 });
+    await actions.mineEmptyBlocks(31);
 
     first = await startIndexer(chain, lastEventBlock);
   });
@@ -330,10 +331,23 @@ describe("indexer against a local chain", () => {
     const before = await Promise.all(paths.map((p) => first.get<unknown>(p)));
     await first.service.stop();
 
-    const second = await startIndexer(chain, lastEventBlock);
+    second = await startIndexer(chain, lastEventBlock);
     expect(second.pgliteRoot).not.toBe(first.pgliteRoot);
     const after = await Promise.all(paths.map((p) => second.get<unknown>(p)));
     expect(after).toEqual(before);
+  });
+
+  it("indexes a new mint live, after the backfill", async () => {
+    const receipt = await chainActions(chain).mint("dave", accounts.dave);
+    const mintedAt = Number((await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp);
+    const deadline = Date.now() + 30_000;
+    let streak: StreakResponse | undefined;
+    while (Date.now() < deadline) {
+      streak = (await second.get<StreakResponse>(`/streaks/${accounts.dave}`)).body;
+      if (streak.numOfMints > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(streak).toMatchObject({ nullifierHash: hashOf("dave"), currentStreak: 1, numOfMints: 1, lastMintedAt: mintedAt });
     await second.service.stop();
   });
 
