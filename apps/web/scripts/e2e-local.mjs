@@ -5,7 +5,6 @@
 //   3. node scripts/e2e-local.mjs                              (RPC_URL / API_PORT to match)
 // Signs in (walletAuth → API nonce + SIWE), verifies (development proof), slides to claim (a real mint on the
 // local chain), then reloads and expects the countdown. Uses a fresh development account each run.
-import { createServer as createNetServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -16,24 +15,17 @@ const rpcUrl = process.env.RPC_URL ?? "http://127.0.0.1:8545";
 const account = Number(process.env.DEV_ACCOUNT ?? 3 + Math.floor(Math.random() * 7));
 const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-const port = await new Promise((resolve, reject) => {
-  const probe = createNetServer();
-  probe.once("error", reject);
-  probe.listen(0, "127.0.0.1", () => {
-    const { port: free } = probe.address();
-    probe.close(() => resolve(free));
-  });
-});
 process.env.VITE_RPC_URL = rpcUrl;
-const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port, strictPort: true } });
+const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
 await server.listen();
+const origin = server.resolvedUrls.local[0].replace(/\/$/, "");
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: flags });
 const step = (text) => console.log(`✓ ${text}`);
 try {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   page.on("pageerror", (error) => console.error("page error:", error.message));
   await page.addInitScript((index) => window.localStorage.setItem("oro.devAccountIndex", String(index)), account);
-  await page.goto(`http://127.0.0.1:${port}/`);
+  await page.goto(`${origin}/`);
   await page.getByRole("button", { name: "Sign in to claim" }).click();
   await page.getByRole("button", { name: "Verify with World ID" }).waitFor({ timeout: 20_000 });
   step(`signed in with development account ${account} through the API (nonce + SIWE)`);

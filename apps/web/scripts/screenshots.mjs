@@ -2,7 +2,6 @@
 // Starts the Vite dev server on a free 127.0.0.1 port, opens the claim-state harness (the real app with fake
 // services) and writes apps/web/screenshots/<state>.png. Needs /usr/bin/chromium (apt-get install -y chromium).
 import { existsSync, mkdirSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -21,21 +20,10 @@ if (!existsSync(CHROMIUM)) {
   process.exit(1);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-const port = await freePort();
-const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port, strictPort: true } });
+// Port 0: the system picks a free port.
+const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
 await server.listen();
-const base = `http://127.0.0.1:${port}/test/harness/claim-states.html`;
+const base = `${server.resolvedUrls.local[0]}test/harness/claim-states.html`;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
 
 /** Drags the slider's thumb to the end of its track and releases it. */

@@ -1,6 +1,5 @@
 // @vitest-environment node
 import { existsSync } from "node:fs";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createServer, type ViteDevServer } from "vite";
@@ -19,17 +18,6 @@ let server: ViteDevServer | undefined;
 let browser: Browser | undefined;
 let origin = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function newPage(): Promise<Page> {
   if (!browser) throw new Error("no browser");
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
@@ -39,10 +27,10 @@ async function newPage(): Promise<Page> {
 
 describe.skipIf(!hasChromium)("in Chromium", () => {
   beforeAll(async () => {
-    const port = await freePort();
-    server = await createServer({ root: join(import.meta.dirname, ".."), logLevel: "error", server: { host: "127.0.0.1", port, strictPort: true } });
+    // Port 0: the system picks a free port.
+    server = await createServer({ root: join(import.meta.dirname, ".."), logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
     await server.listen();
-    origin = `http://127.0.0.1:${port}`;
+    origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   }, 60_000);
 

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { PendingButton } from "../components/PendingButton";
 import { PlaceholderPage } from "../components/PlaceholderPage";
 import { useSession, useSignIn } from "../features/session/use-session";
 
@@ -9,9 +10,7 @@ export function ShareRoute() {
   return (
     <PlaceholderPage title={t("pages.shareTitle")} body={t("pages.shareBody")}>
       {!user && (
-        <button type="button" className="button button--primary button--block" onClick={() => signIn.mutate()} disabled={signIn.isPending}>
-          {signIn.isPending ? t("common.signingIn") : t("common.signIn")}
-        </button>
+        <PendingButton label={t("common.signIn")} pendingLabel={t("common.signingIn")} pending={signIn.isPending} onClick={() => signIn.mutate()} />
       )}
     </PlaceholderPage>
   );

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { CoinIcon } from "../../components/CoinIcon";
+import { PendingButton } from "../../components/PendingButton";
 import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
 import { formatClaimAmount } from "../../lib/format";
@@ -33,14 +34,13 @@ export function ClaimScreen() {
           <CoinIcon size={112} className="claim__coin claim__coin--float" />
           <h1 className="claim__title">{t("claim.heading")}</h1>
           <p className="claim__tagline">{t("claim.tagline")}</p>
-          <button
-            type="button"
-            className="button button--primary button--large button--block"
+          <PendingButton
+            large
+            label={t("claim.signIn")}
+            pendingLabel={t("common.signingIn")}
+            pending={signIn.isPending}
             onClick={() => signIn.mutate()}
-            disabled={signIn.isPending}
-          >
-            {signIn.isPending ? t("common.signingIn") : t("claim.signIn")}
-          </button>
+          />
           {signIn.isError && <p className="field-error">{t("common.unknownError")}</p>}
           <p className="claim__legal">
             <TextWithLink
@@ -61,14 +61,7 @@ export function ClaimScreen() {
           <CoinIcon size={96} className="claim__coin" />
           <h1 className="claim__title">{t("claim.heading")}</h1>
           <p className="claim__tagline">{t("claim.verifyToClaim")}</p>
-          <button
-            type="button"
-            className="button button--primary button--large button--block"
-            onClick={claim.verify}
-            disabled={claim.verifying}
-          >
-            {claim.verifying ? t("claim.verifying") : t("claim.verify")}
-          </button>
+          <PendingButton large label={t("claim.verify")} pendingLabel={t("claim.verifying")} pending={claim.verifying} onClick={claim.verify} />
           <button type="button" className="link-button" onClick={() => claim.modals.open("verifyInfo")}>
             {t("claim.notVerified")}
           </button>
