@@ -1,4 +1,4 @@
-import { CHAIN_IDS, oroAbi } from "@oro/clients";
+import { CHAIN_IDS, oroAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
 import {
   createClient,
   decodeFunctionResult,
@@ -8,6 +8,8 @@ import {
   type Address,
   type Chain,
   type Hex,
+  getAddress,
+  isAddressEqual,
 } from "viem";
 import { deployment, env } from "../env";
 import type { ContractCall } from "./world-app/send-transaction";
@@ -85,5 +87,31 @@ export function buildMintCall(verification: VerificationResult, receiver: Addres
       functionName: "mint",
       args: [verification.merkleRoot, verification.nullifierHash, verification.proof, receiver],
     }),
+  };
+}
+
+/** Thrown when the API hands a voucher for a contract that is not this chain's ReferralClaim. */
+export class UnexpectedVoucherContractError extends Error {
+  override readonly name = "UnexpectedVoucherContractError";
+}
+
+/**
+ * The referral reward claim: `ReferralClaim.claim(voucher, signature)` with the voucher the API signed. The call
+ * only goes to the ReferralClaim of the generated deployments, whatever address the answer names.
+ */
+export function buildVoucherClaimCall(claimable: ApiSchemas["ClaimableSignature"]): ContractCall {
+  const claimContract = deployment?.contracts.ReferralClaim.address;
+  if (!claimContract) throw new MissingDeploymentError();
+  if (!isAddressEqual(getAddress(claimable.contractAddress), claimContract)) {
+    throw new UnexpectedVoucherContractError(`The voucher is for ${claimable.contractAddress}, not ${claimContract}`);
+  }
+  const voucher = {
+    account: getAddress(claimable.message.account),
+    amount: BigInt(claimable.message.amount),
+    nonce: BigInt(claimable.message.nonce),
+  };
+  return {
+    to: claimContract,
+    data: encodeFunctionData({ abi: referralClaimAbi, functionName: "claim", args: [voucher, claimable.signature as Hex] }),
   };
 }
