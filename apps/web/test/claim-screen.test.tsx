@@ -158,3 +158,17 @@ describe("claim screen: verified", () => {
     expect(screen.getByRole("timer")).toHaveTextContent("--:--:--");
   });
 });
+
+describe("claim screen: the next day", () => {
+  it("a success screen left open goes back to the slider once the next claim opens", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderApp({ signedIn: true, verified: true, options: { mintConfirmsAfterReads: 1 } });
+    await screen.findByRole("slider");
+    slideToEnd();
+    expect(await screen.findByRole("heading", { name: "+0.5 ORO" })).toBeInTheDocument();
+    await flush(60_000);
+    expect(screen.getByRole("heading", { name: "+0.5 ORO" })).toBeInTheDocument();
+    await flush(DAY * 1000);
+    await waitFor(() => expect(screen.getByRole("slider")).toBeInTheDocument());
+  });
+});

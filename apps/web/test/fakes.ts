@@ -153,7 +153,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
 
 /** Puts a signed-in session (and optionally a verification) in storage, as after sign-in and verify. */
 export function seedSignedIn({ verified }: { verified: boolean }): void {
-  writeStored("session", { address: USER, username: "alice", token: "t", expiresAt: new Date(Date.now() + DAY * 1000).toISOString() });
+  writeStored("session", { address: USER, username: "alice", token: "t", expiresAt: new Date(Date.now() + 7 * DAY * 1000).toISOString() });
   if (verified) {
     const verification = devVerification();
     writeStored("verification", {

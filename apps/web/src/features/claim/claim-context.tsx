@@ -43,6 +43,9 @@ export interface ClaimContextValue {
 
 const ClaimContext = createContext<ClaimContextValue | null>(null);
 
+/** The success screen stays at least this long, whatever the (possibly not yet refreshed) readiness says. */
+const SUCCESS_MIN_VISIBLE_MS = 60_000;
+
 export function useClaim(): ClaimContextValue {
   const value = useContext(ClaimContext);
   if (!value) throw new Error("useClaim needs a ClaimProvider");
@@ -110,6 +113,13 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
       claiming.current = false;
     }
   }, [address, verification, mintCall, chain, wallet, amountPerMint.data, queryClient, monitoring, readiness]);
+
+  // A success screen left open until the next claim opens goes back to the slider.
+  useEffect(() => {
+    if (phase === "success" && successAt !== null && readiness.ready && Date.now() - successAt > SUCCESS_MIN_VISIBLE_MS) {
+      setPhase("idle");
+    }
+  }, [phase, successAt, readiness.ready]);
 
   // The after-claim timeline.
   useEffect(() => {
