@@ -68,10 +68,13 @@ export function SlideToClaim({ label, ariaLabel, disabled, onComplete, resetSign
     drag.current = { startX: clientX - progressRef.current * travel(), travel: travel() };
     setDragging(true);
   };
-  const move = (clientX: number) => {
-    if (!drag.current) return;
-    update((clientX - drag.current.startX) / drag.current.travel);
-  };
+  const move = useCallback(
+    (clientX: number) => {
+      if (!drag.current) return;
+      update((clientX - drag.current.startX) / drag.current.travel);
+    },
+    [update],
+  );
 
   useEffect(() => {
     if (!dragging) return;
@@ -89,8 +92,7 @@ export function SlideToClaim({ label, ariaLabel, disabled, onComplete, resetSign
       window.removeEventListener("pointerup", onPointerUp);
       window.removeEventListener("pointercancel", onPointerUp);
     };
-    // move only reads refs; release is stable per onComplete.
-  }, [dragging, release]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [dragging, move, release]);
 
   // Touch is handled through touch events (pointer events of type touch are ignored above), so a finger and a
   // mouse never drive the thumb twice.

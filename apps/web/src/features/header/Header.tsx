@@ -18,7 +18,7 @@ export function Header() {
   const locale = i18n.resolvedLanguage ?? "en";
   return (
     <header className={`header ${readiness.ready ? "header--gold" : "header--blue"}`} data-ready={readiness.ready}>
-      <div className="header__streak" aria-label={t("header.streakLabel")}>
+      <div className="header__streak">
         <FlameIcon size={28} className="header__flame" />
         <span className="header__streak-text">
           <span className="header__caption">{t("header.streakLabel")}</span>

@@ -43,7 +43,8 @@ export function createDevWallet(): DevWallet {
     const stored = readStored("devAccountIndex");
     return stored !== null && stored >= 0 && stored < DEV_ACCOUNT_COUNT ? stored : DEFAULT_ACCOUNT_INDEX;
   };
-  const account = (): HDAccount => hdAccounts[selectedIndex()] ?? hdAccounts[DEFAULT_ACCOUNT_INDEX] ?? hdAccounts[0] as HDAccount;
+  const defaultAccount = mnemonicToAccount(HARDHAT_TEST_MNEMONIC, { addressIndex: DEFAULT_ACCOUNT_INDEX });
+  const account = (): HDAccount => hdAccounts[selectedIndex()] ?? defaultAccount;
 
   return {
     accounts: hdAccounts.map((hd) => hd.address),
