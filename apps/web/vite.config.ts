@@ -1,6 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig, loadEnv } from "vite";
-import { bundleReport } from "./scripts/bundle-report";
+import { bundleReport } from "./scripts/bundle-report.ts";
 
 // The dev server and preview listen on 127.0.0.1 only; the port and the API target come from the environment.
 export default defineConfig(({ mode }) => {
