@@ -7,6 +7,7 @@
  * on PostgreSQL. Prints events per second beside the reference figures of shared/TARGETS.md.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -51,11 +52,29 @@ function parseOptions(argv: string[]): Options {
   return { mints, lanes, perBlock };
 }
 
-/** Sends JSON-RPC requests in batches (one HTTP round trip per batch) and returns the results in order. */
+/**
+ * Sends JSON-RPC requests in one HTTP request and returns the results in order. Each batch opens its own
+ * connection: a kept-alive socket that the node closes between two batches would lose a batch of
+ * transactions, which cannot simply be sent again.
+ */
 async function rpcBatch(rpcUrl: string, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {
-  const body = calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call }));
-  const response = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const answers = (await response.json()) as { id: number; result?: unknown; error?: { message: string } }[];
+  const body = JSON.stringify(calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call })));
+  const text = await new Promise<string>((resolve, reject) => {
+    const request = http.request(
+      rpcUrl,
+      { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (response) => {
+        let data = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (data += chunk));
+        response.on("end", () => resolve(data));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+  const answers = JSON.parse(text) as { id: number; result?: unknown; error?: { message: string } }[];
   const results: unknown[] = [];
   for (const answer of answers.sort((a, b) => a.id - b.id)) {
     if (answer.error) throw new Error(`JSON-RPC error: ${answer.error.message}`);

@@ -1,6 +1,6 @@
 import { ponder } from "ponder:registry";
 import { account, human, mint, settingChange } from "ponder:schema";
-import type { Address } from "viem";
+import { zeroAddress, type Address } from "viem";
 import { balanceChanges, holderDelta, supplyDelta } from "../lib/balances";
 import { nullifierHashToHex } from "../lib/request-params";
 import { streakAfterMint } from "../lib/streak";
@@ -13,6 +13,7 @@ ponder.on("Oro:Transfer", async ({ event, context }) => {
   const transfer = { from: lower(event.args.from), to: lower(event.args.to), value: event.args.value };
   const balances = new Map<Address, bigint>();
   for (const address of new Set([transfer.from, transfer.to])) {
+    if (address === zeroAddress) continue;
     const row = await db.find(account, { address });
     balances.set(address, row?.balance ?? 0n);
   }

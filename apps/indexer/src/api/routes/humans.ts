@@ -6,7 +6,7 @@ import { parseNullifierHash } from "../../lib/request-params";
 import { streakAt } from "../../lib/streak";
 import { valueOr400 } from "../respond";
 import type { HumanResponse } from "../types";
-import { streakContext } from "./streaks";
+import { streakContext } from "../streak-context";
 
 export const humans = new Hono().get("/:nullifierHash", async (c) => {
   const nullifierHash = valueOr400(c, parseNullifierHash(c.req.param("nullifierHash")));

@@ -1,23 +1,12 @@
 import { Hono } from "hono";
 import { db } from "ponder:api";
-import { account, human, mint, settings, stats } from "ponder:schema";
+import { account, human, mint } from "ponder:schema";
 import { desc, eq } from "ponder";
-import { env } from "../../env";
 import { parseAddress, parseLimit } from "../../lib/request-params";
-import { streakAt, streakClock } from "../../lib/streak";
+import { streakAt } from "../../lib/streak";
+import { streakContext } from "../streak-context";
 import { valueOr400 } from "../respond";
 import type { Claim, ClaimsResponse, StreakResponse } from "../types";
-
-/** The wait in force and the clock the streak is read with. */
-export async function streakContext(): Promise<{ waitBetweenMints: number; now: number }> {
-  const chainId = env.chain.id;
-  const [setting] = await db.select().from(settings).where(eq(settings.chainId, chainId)).limit(1);
-  const [totals] = await db.select().from(stats).where(eq(stats.chainId, chainId)).limit(1);
-  return {
-    waitBetweenMints: setting?.waitBetweenMints ?? 0,
-    now: streakClock(Date.now() / 1000, totals?.lastEventAt),
-  };
-}
 
 export const streaks = new Hono()
   .get("/:address", async (c) => {
