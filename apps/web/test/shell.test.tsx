@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { streakStateOf } from "../src/features/header/use-streak";
 import { captureDeepLinkReferral } from "../src/features/referral/deep-link";
-import { changeLanguage } from "../src/i18n";
+import { changeLanguage, initialLanguage } from "../src/i18n";
 import { readStored, resetStorageCache, writeStored } from "../src/lib/storage";
 import { USER } from "./fakes";
 import { flush, renderApp } from "./render-app";
@@ -113,8 +113,12 @@ describe("routes and tabs", () => {
   });
 
   it("/terms and /debug load on demand", async () => {
-    renderApp({ path: "/terms" });
+    const terms = renderApp({ path: "/terms" });
     expect(await screen.findByRole("heading", { name: "Terms of use" })).toBeInTheDocument();
+    terms.unmount();
+    renderApp({ path: "/debug", signedIn: true });
+    expect(await screen.findByRole("heading", { name: "Debug" })).toBeInTheDocument();
+    expect(screen.getByText(USER)).toBeInTheDocument();
   });
 
   it("the tab bar shows Claim, Share and About and navigates", async () => {
@@ -143,6 +147,36 @@ describe("deep links", () => {
   it("ignore a malformed code", () => {
     captureDeepLinkReferral("?referralCode=<script>");
     expect(readStored("referralCode")).toBeNull();
+  });
+});
+
+describe("first language", () => {
+  afterEach(() => {
+    Reflect.deleteProperty(window, "WorldApp");
+  });
+  it("is the stored choice first", () => {
+    writeStored("language", "ko");
+    expect(initialLanguage()).toBe("ko");
+  });
+  it("then the wallet's, skipping a stored value or wallet hint that looks like script injection", () => {
+    writeStored("language", "<script>alert(1)</script>");
+    Object.assign(window, { WorldApp: { preferred_language: "javascript:alert(1)", language: "th-TH" } });
+    expect(initialLanguage()).toBe("th");
+  });
+  it("then the browser's", () => {
+    vi.spyOn(navigator, "languages", "get").mockReturnValue(["de-DE", "pt-BR"]);
+    expect(initialLanguage()).toBe("pt");
+  });
+});
+
+describe("sign-in failure", () => {
+  it("says so and lets the user try again", async () => {
+    const app = renderApp();
+    app.fakes.services.api.signIn = () => Promise.reject(new Error("SIWE_INVALID"));
+    await userEvent.click(await screen.findByRole("button", { name: "Sign in to claim" }));
+    expect(await screen.findByText("Something went wrong. Please try again.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Sign in to claim" })).toBeEnabled();
+    expect(readStored("session")).toBeNull();
   });
 });
 

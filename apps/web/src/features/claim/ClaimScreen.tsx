@@ -6,7 +6,7 @@ import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
 import { formatClaimAmount } from "../../lib/format";
 import { NotificationModal } from "../notifications/NotificationModal";
-import { useSignIn } from "../session/use-session";
+import { SignInButton } from "../session/SignInButton";
 import { ChainTroubleNotice, ClaimIssuesBanner } from "./ChainTrouble";
 import { useClaim } from "./claim-context";
 import { CoinRain } from "./CoinRain";
@@ -21,7 +21,6 @@ import { VerifyInfoModal } from "./VerifyInfoModal";
 export function ClaimScreen() {
   const { t, i18n } = useTranslation();
   const claim = useClaim();
-  const signIn = useSignIn();
   const locale = i18n.resolvedLanguage ?? "en";
   const address = claim.user?.address ?? null;
 
@@ -34,14 +33,7 @@ export function ClaimScreen() {
           <CoinIcon size={112} className="claim__coin claim__coin--float" />
           <h1 className="claim__title">{t("claim.heading")}</h1>
           <p className="claim__tagline">{t("claim.tagline")}</p>
-          <PendingButton
-            large
-            label={t("claim.signIn")}
-            pendingLabel={t("common.signingIn")}
-            pending={signIn.isPending}
-            onClick={() => signIn.mutate()}
-          />
-          {signIn.isError && <p className="field-error">{t("common.unknownError")}</p>}
+          <SignInButton large />
           <p className="claim__legal">
             <TextWithLink
               text={t("claim.legal")}
