@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getAddress, type Address } from "viem";
 
@@ -57,6 +57,12 @@ export function writeDeployment(deployment: Deployment): string {
     if (entry) contracts[name] = { address: getAddress(entry.address), blockNumber: entry.blockNumber };
   }
   const file = deploymentPath(deployment.chainId);
-  writeFileSync(file, `${JSON.stringify({ ...deployment, contracts }, null, 2)}\n`);
+  const text = `${JSON.stringify({ ...deployment, contracts }, null, 2)}\n`;
+  // Several local chains (test suites, the dev stack) may deploy at once and readers may be mid-read:
+  // leave an identical file alone, and replace a changed one atomically.
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return file;
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, text);
+  renameSync(partial, file);
   return file;
 }
