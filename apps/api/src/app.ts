@@ -13,6 +13,12 @@ import authRoutes from "./routes/auth/index.js";
 import healthRoutes from "./routes/health/index.js";
 import referralCodeRoutes from "./routes/referral-codes/index.js";
 import referralRoutes from "./routes/referrals/index.js";
+import erc20Routes from "./routes/erc20/index.js";
+import notificationRoutes from "./routes/notifications/index.js";
+import pollRoutes from "./routes/polls/index.js";
+import streakRoutes from "./routes/streaks/index.js";
+import userRoutes from "./routes/user/index.js";
+import worldIdRoutes from "./routes/world-id/index.js";
 
 export type AppOptions = ServicesOptions;
 
@@ -36,6 +42,12 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(authRoutes, { prefix: "/api/auth" });
   await fastify.register(referralCodeRoutes, { prefix: "/api/referral_codes" });
   await fastify.register(referralRoutes, { prefix: "/api/referrals" });
+  await fastify.register(streakRoutes, { prefix: "/api/streaks" });
+  await fastify.register(notificationRoutes, { prefix: "/api/notifications" });
+  await fastify.register(userRoutes, { prefix: "/api/user" });
+  await fastify.register(erc20Routes, { prefix: "/api/erc20" });
+  await fastify.register(pollRoutes, { prefix: "/api/polls" });
+  await fastify.register(worldIdRoutes, { prefix: "/api/world-id" });
 }
 
 const app = fp(oroApi, { name: "oro-api" });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addresses, CHAIN_IDS } from "@oro/clients";
+import { addresses, CHAIN_IDS, CLAIM_ACTION } from "@oro/clients";
 import { getAddress, isAddress, isHex, parseUnits, type Address, type Hex } from "viem";
 import { z } from "zod";
 import { PaymentType } from "./generated/prisma/enums.js";
@@ -21,6 +21,8 @@ const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 /** Hardhat's public development accounts (mnemonic "test test ... junk"); never real funds. */
 const HARDHAT_ACCOUNT_1_KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const HARDHAT_ACCOUNT_2_KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+/** Hardhat account #9: signs IDKit requests locally (World ID's development relying party, not a real one). */
+const HARDHAT_ACCOUNT_9_KEY: Hex = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
 
 /** The explicit development profile. None of these is ever used when NODE_ENV=production. */
 export const DEVELOPMENT_DEFAULTS = {
@@ -36,6 +38,14 @@ export const DEVELOPMENT_DEFAULTS = {
   REFERRAL_REFERRER_PAYMENT: "claimable",
   REFERRAL_REFEREE_REWARD: "0.5",
   REFERRAL_REFEREE_PAYMENT: "claimable",
+  /** Reminders go to the outbox table and the log instead of World App. */
+  NOTIFICATIONS_TRANSPORT: "outbox",
+  /** The World ID app id of the local deployment (deep links of development reminders point at it). */
+  WORLD_APP_ID: "app_staging_oro_local",
+  /** Deterministic prices for the known tokens of the chain. */
+  PRICE_PROVIDER: "development",
+  WORLD_ID_RP_ID: "rp_oro_development",
+  WORLD_ID_SIGNING_KEY: HARDHAT_ACCOUNT_9_KEY,
 } as const;
 
 type DevelopmentSetting = keyof typeof DEVELOPMENT_DEFAULTS;
@@ -81,6 +91,11 @@ const oroAmount = z.string().transform((value, ctx) => {
 const paymentType = z.enum(PaymentType);
 
 const url = z.url();
+
+/** A header name as Node presents it (lower case). */
+const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, { message: "must be an HTTP header name" }).transform((value) => value.toLowerCase());
+
+const usdAmount = z.string().regex(/^\d+(\.\d{1,6})?$/, { message: "must be a decimal USD amount such as 5 or 4.99" }).transform(Number);
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -132,6 +147,43 @@ const schema = z.object({
   PAYOUT_LEASE: duration.default(120_000),
   PAYOUT_MAX_BACKOFF: duration.default(600_000),
   PAYOUT_CONFIRMATIONS: integer(1, 100).default(1),
+
+  /** Where streak answers are cached: `auto` is the database table on PostgreSQL and in-process on PGlite. */
+  STREAK_CACHE: z.enum(["auto", "memory", "database"]).default("auto"),
+  /** How long a cached streak answer is served without asking the indexer. */
+  STREAK_CACHE_TTL: duration.default(60_000),
+  /** How long an answer is kept to be served (flagged stale) while the indexer is down. */
+  STREAK_CACHE_MAX_AGE: duration.default(7 * 86_400_000),
+  /** In front of the shared table, each process keeps answers this long (changes are broadcast to all). */
+  STREAK_CACHE_LOCAL_TTL: duration.default(10_000),
+
+  /** The country header set by the trusted proxy in front (e.g. cf-ipcountry); unset: nobody is in the US. */
+  COUNTRY_HEADER: headerName.optional(),
+  SWAP_REWARD_MIN_VOLUME_USD: usdAmount.default(5),
+
+  NOTIFICATIONS_TRANSPORT: z.enum(["world-app", "outbox"]),
+  WORLD_APP_ID: z.string().regex(/^app_[A-Za-z0-9_]+$/, { message: "must be a World app id (app_...)" }),
+  /** The developer portal's API key of the app (Authorization: Bearer ...); needed by the world-app transport. */
+  WORLD_APP_API_KEY: z.string().min(1).optional(),
+  WORLD_APP_API_URL: url.default("https://developer.worldcoin.org"),
+  /** Where a reminder opens the mini app. */
+  NOTIFICATION_MINI_APP_PATH: z.string().startsWith("/").default("/"),
+  NOTIFICATION_INTERVAL: duration.default(5_000),
+  NOTIFICATION_LEASE: duration.default(60_000),
+  NOTIFICATION_MAX_ATTEMPTS: integer(1, 50).default(5),
+
+  PRICE_PROVIDER: z.enum(["http", "development"]),
+  /** A CoinGecko-compatible `simple/token_price` API: base URL, platform id, optional key and its header. */
+  PRICE_API_URL: url.optional(),
+  PRICE_API_PLATFORM: z.string().regex(/^[a-z0-9-]+$/).default("world-chain"),
+  PRICE_API_KEY: z.string().min(1).optional(),
+  PRICE_API_KEY_HEADER: headerName.default("x-cg-pro-api-key"),
+  PRICE_CACHE_TTL: duration.default(60_000),
+
+  /** The relying party of IDKit 4 requests, and the key that signs them. */
+  WORLD_ID_RP_ID: z.string().regex(/^rp_[A-Za-z0-9_]+$/, { message: "must be a relying-party id (rp_...)" }),
+  WORLD_ID_SIGNING_KEY: privateKey,
+  WORLD_ID_REQUEST_TTL: duration.default(300_000),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -176,6 +228,38 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       payoutMaxBackoffMs: raw.PAYOUT_MAX_BACKOFF,
       payoutConfirmations: raw.PAYOUT_CONFIRMATIONS,
       payoutsNeedWallet: paymentTypes.includes("auto"),
+      notificationIntervalMs: raw.NOTIFICATION_INTERVAL,
+    },
+    streakCache: {
+      store: raw.STREAK_CACHE === "auto" ? (raw.DATABASE_URL ? "database" : "memory") : raw.STREAK_CACHE,
+      ttlMs: raw.STREAK_CACHE_TTL,
+      maxAgeMs: raw.STREAK_CACHE_MAX_AGE,
+      localTtlMs: raw.STREAK_CACHE_LOCAL_TTL,
+    },
+    countryHeader: raw.COUNTRY_HEADER,
+    swapRewardMinVolumeUsd: raw.SWAP_REWARD_MIN_VOLUME_USD,
+    notifications: {
+      transport: raw.NOTIFICATIONS_TRANSPORT,
+      appId: raw.WORLD_APP_ID,
+      apiKey: raw.WORLD_APP_API_KEY,
+      apiUrl: raw.WORLD_APP_API_URL,
+      miniAppPath: raw.NOTIFICATION_MINI_APP_PATH,
+      leaseMs: raw.NOTIFICATION_LEASE,
+      maxAttempts: raw.NOTIFICATION_MAX_ATTEMPTS,
+    },
+    prices: {
+      provider: raw.PRICE_PROVIDER,
+      apiUrl: raw.PRICE_API_URL,
+      platform: raw.PRICE_API_PLATFORM,
+      apiKey: raw.PRICE_API_KEY,
+      apiKeyHeader: raw.PRICE_API_KEY_HEADER,
+      cacheTtlMs: raw.PRICE_CACHE_TTL,
+    },
+    worldId: {
+      rpId: raw.WORLD_ID_RP_ID,
+      signingKey: raw.WORLD_ID_SIGNING_KEY,
+      action: CLAIM_ACTION,
+      requestTtlMs: raw.WORLD_ID_REQUEST_TTL,
     },
   };
 }
@@ -238,6 +322,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const config = toConfig(parsed.data, claimContract);
   if (config.workers.payoutsNeedWallet && !config.payoutWalletKey) {
     throw new ConfigError("PAYOUT_WALLET_PRIVATE_KEY is required when a referral reward is paid `auto`");
+  }
+  if (config.notifications.transport === "world-app" && !config.notifications.apiKey) {
+    throw new ConfigError("WORLD_APP_API_KEY is required when NOTIFICATIONS_TRANSPORT=world-app");
+  }
+  if (config.prices.provider === "http" && !config.prices.apiUrl) {
+    throw new ConfigError("PRICE_API_URL is required when PRICE_PROVIDER=http");
   }
   return config;
 }

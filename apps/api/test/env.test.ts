@@ -14,6 +14,13 @@ const productionBase = {
   REFERRAL_REFERRER_PAYMENT: "claimable",
   REFERRAL_REFEREE_REWARD: "1",
   REFERRAL_REFEREE_PAYMENT: "claimable",
+  NOTIFICATIONS_TRANSPORT: "world-app",
+  WORLD_APP_ID: "app_0123456789abcdef",
+  WORLD_APP_API_KEY: "api_key_from_the_portal",
+  PRICE_PROVIDER: "http",
+  PRICE_API_URL: "https://prices.example/api/v3",
+  WORLD_ID_RP_ID: "rp_0123456789abcdef",
+  WORLD_ID_SIGNING_KEY: `0x${"33".repeat(32)}`,
 };
 
 describe("configuration", () => {
@@ -52,6 +59,11 @@ describe("configuration", () => {
       "REFERRAL_REFERRER_REWARD",
       "REFERRAL_REFEREE_PAYMENT",
       "DATABASE_URL",
+      "NOTIFICATIONS_TRANSPORT",
+      "WORLD_APP_ID",
+      "PRICE_PROVIDER",
+      "WORLD_ID_RP_ID",
+      "WORLD_ID_SIGNING_KEY",
     ]) {
       expect(message).toContain(name);
     }
@@ -66,6 +78,24 @@ describe("configuration", () => {
     expect(loadConfig({ ...productionBase, REFERRAL_REFEREE_PAYMENT: "auto", PAYOUT_WALLET_PRIVATE_KEY: `0x${"22".repeat(32)}` }).payoutWalletKey).toBe(
       `0x${"22".repeat(32)}`,
     );
+  });
+
+  it("asks for the portal key and the price source only when they are used", () => {
+    const config = loadConfig(productionBase);
+    expect(config.notifications).toMatchObject({ transport: "world-app", appId: "app_0123456789abcdef", apiUrl: "https://developer.worldcoin.org" });
+    expect(config.prices).toMatchObject({ provider: "http", cacheTtlMs: 60_000 });
+    expect(config.worldId.action).toBe("claim-tokens-action");
+    expect(() => loadConfig({ ...productionBase, WORLD_APP_API_KEY: "" })).toThrow(/WORLD_APP_API_KEY/);
+    expect(() => loadConfig({ ...productionBase, PRICE_API_URL: "" })).toThrow(/PRICE_API_URL/);
+    expect(loadConfig({ ...productionBase, NOTIFICATIONS_TRANSPORT: "outbox", WORLD_APP_API_KEY: "" }).notifications.transport).toBe("outbox");
+  });
+
+  it("keeps streaks in the database table on PostgreSQL and in process on PGlite, unless told", () => {
+    expect(loadConfig({}).streakCache.store).toBe("memory");
+    expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro" }).streakCache.store).toBe("database");
+    expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro", STREAK_CACHE: "memory" }).streakCache.store).toBe("memory");
+    expect(loadConfig({ COUNTRY_HEADER: "CF-IPCountry" }).countryHeader).toBe("cf-ipcountry");
+    expect(() => loadConfig({ COUNTRY_HEADER: "a header" })).toThrow(/COUNTRY_HEADER/);
   });
 
   it("refuses malformed values with the variable's name", () => {

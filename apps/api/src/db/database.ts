@@ -14,7 +14,56 @@ export interface Database {
   kind: DatabaseTarget["kind"];
   /** Applies prisma/migrations (or the given list) and records them in _prisma_migrations. */
   migrate(migrations?: Migration[]): Promise<MigrationResult>;
+  /**
+   * LISTEN on a channel (NOTIFY reaches every process on the same database). On PostgreSQL a dedicated
+   * connection, reconnected when it drops; `onReconnect` then runs, because messages may have been missed.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<Unlisten>;
   close(): Promise<void>;
+}
+
+export type Unlisten = () => Promise<void>;
+
+const LISTEN_RETRY_MS = 1_000;
+
+/** A LISTEN connection of its own that comes back after the server or the network drops it. */
+async function listenPostgres(url: string, channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<Unlisten> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const quoted = `"${channel.replace(/"/g, '""')}"`;
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? "");
+    });
+    next.on("error", () => reconnectSoon(next));
+    next.on("end", () => reconnectSoon(next));
+    await next.connect();
+    await next.query(`LISTEN ${quoted}`);
+    client = next;
+  }
+
+  function reconnectSoon(broken: pg.Client) {
+    if (stopped || client !== broken) return;
+    client = undefined;
+    broken.end().catch(() => undefined);
+    retry = setTimeout(() => {
+      connect().then(
+        () => onReconnect?.(),
+        () => reconnectSoon(broken),
+      );
+    }, LISTEN_RETRY_MS);
+    retry.unref();
+  }
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
@@ -40,6 +89,7 @@ function openPostgres(url: string): Database {
         await client.end();
       }
     },
+    listen: (channel, onMessage, onReconnect) => listenPostgres(url, channel, onMessage, onReconnect),
     close: () => prisma.$disconnect(),
   };
 }
@@ -58,6 +108,12 @@ async function openPglite(dataDir: string): Promise<Database> {
     prisma,
     kind: "pglite",
     migrate: (migrations) => applyMigrations(connection, migrations),
+    async listen(channel, onMessage) {
+      const unlisten = await pglite.listen(channel, onMessage);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
     async close() {
       await prisma.$disconnect();
       if (!pglite.closed) await pglite.close();
@@ -74,6 +130,7 @@ export function unconnectedDatabase(): Database {
     prisma,
     kind: "postgres",
     migrate: () => Promise.reject(new Error("no database: this app instance only serves its OpenAPI document")),
+    listen: () => Promise.resolve(() => Promise.resolve()),
     close: () => prisma.$disconnect(),
   };
 }

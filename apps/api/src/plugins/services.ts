@@ -1,11 +1,28 @@
 import fp from "fastify-plugin";
+import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../env.js";
 import type { Database } from "../db/database.js";
 import { createAuthService, type AuthService } from "../services/auth.js";
 import { createChainService, type ChainService } from "../services/chain.js";
 import { createHttpIndexerClient, type IndexerClient } from "../services/indexer.js";
 import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payout-worker.js";
+import { createOutboxTransport } from "../services/notifications/outbox-transport.js";
+import { createReminderService, type ReminderService } from "../services/notifications/reminders.js";
+import type { NotificationTransport } from "../services/notifications/transport.js";
+import { createWorldAppTransport } from "../services/notifications/world-app-transport.js";
+import { createPollService, type PollService } from "../services/polls.js";
+import {
+  createDevelopmentPriceProvider,
+  createHttpPriceProvider,
+  createPriceService,
+  type PriceProvider,
+  type PriceService,
+} from "../services/prices.js";
 import { createReferralService, type ReferralService } from "../services/referrals.js";
+import { createDatabaseStore, createLayeredStore, createMemoryStore, type StreakCacheStore } from "../services/streak-cache.js";
+import { createStreakService, type StreakService } from "../services/streaks.js";
+import { createUserDataService, type UserDataService } from "../services/user-data.js";
+import { createWorldIdService, type WorldIdService } from "../services/world-id.js";
 
 export interface ServicesOptions {
   config: Config;
@@ -24,11 +41,42 @@ export interface Services {
   auth: AuthService;
   referrals: ReferralService;
   payouts: PayoutWorker;
+  streaks: StreakService;
+  reminders: ReminderService;
+  userData: UserDataService;
+  prices: PriceService;
+  polls: PollService;
+  worldId: WorldIdService;
+}
+
+async function streakCacheStore(options: ServicesOptions, log: FastifyBaseLogger): Promise<StreakCacheStore> {
+  const { config, database } = options;
+  if (config.streakCache.store === "memory") return createMemoryStore();
+  const shared = createDatabaseStore(database.prisma);
+  // PGlite is one process's database: nothing to broadcast to, and no copy needed in front of it.
+  if (database.kind === "pglite") return shared;
+  return createLayeredStore({ shared, database, localTtlMs: config.streakCache.localTtlMs, log });
+}
+
+function notificationTransport(options: ServicesOptions, log: FastifyBaseLogger): NotificationTransport {
+  const { notifications } = options.config;
+  if (notifications.transport === "world-app" && notifications.apiKey) {
+    return createWorldAppTransport({ apiUrl: notifications.apiUrl, appId: notifications.appId, apiKey: notifications.apiKey });
+  }
+  return createOutboxTransport(options.database.prisma, log);
+}
+
+function priceProvider({ config }: ServicesOptions): PriceProvider {
+  const { prices } = config;
+  if (prices.provider === "http" && prices.apiUrl) {
+    return createHttpPriceProvider({ apiUrl: prices.apiUrl, platform: prices.platform, apiKey: prices.apiKey, apiKeyHeader: prices.apiKeyHeader });
+  }
+  return createDevelopmentPriceProvider();
 }
 
 /** The app's services as one decorator, built from the config (tests pass their own indexer or chain). */
 export default fp<ServicesOptions>(
-  (fastify, options, done) => {
+  async (fastify, options) => {
     const { config, database } = options;
     const { prisma } = database;
     const chain =
@@ -73,9 +121,55 @@ export default fp<ServicesOptions>(
       if (user) referrals.forget(user.address);
     }
 
-    fastify.decorate("services", { database, chain, indexer, auth, referrals, payouts } satisfies Services);
-    fastify.addHook("onClose", () => database.close());
-    done();
+    const streaks = createStreakService({
+      indexer,
+      store: await streakCacheStore(options, fastify.log),
+      ttlMs: config.streakCache.ttlMs,
+      maxAgeMs: config.streakCache.maxAgeMs,
+      log: fastify.log.child({ service: "streaks" }),
+    });
+    const reminders = createReminderService({
+      prisma,
+      indexer,
+      transport: notificationTransport(options, fastify.log.child({ service: "notifications" })),
+      appId: config.notifications.appId,
+      miniAppPath: config.notifications.miniAppPath,
+      leaseMs: config.notifications.leaseMs,
+      maxAttempts: config.notifications.maxAttempts,
+      log: fastify.log.child({ service: "notifications" }),
+    });
+    const userData = createUserDataService({
+      prisma,
+      countryHeader: config.countryHeader,
+      minSwapVolumeUsd: config.swapRewardMinVolumeUsd,
+    });
+    const prices = createPriceService({ provider: priceProvider(options), ttlMs: config.prices.cacheTtlMs, log: fastify.log.child({ service: "prices" }) });
+    const polls = createPollService({ prisma, indexer });
+    const worldId = createWorldIdService({
+      rpId: config.worldId.rpId,
+      signingKey: config.worldId.signingKey,
+      action: config.worldId.action,
+      ttlMs: config.worldId.requestTtlMs,
+    });
+
+    fastify.decorate("services", {
+      database,
+      chain,
+      indexer,
+      auth,
+      referrals,
+      payouts,
+      streaks,
+      reminders,
+      userData,
+      prices,
+      polls,
+      worldId,
+    } satisfies Services);
+    fastify.addHook("onClose", async () => {
+      await streaks.close();
+      await database.close();
+    });
   },
   { name: "services" },
 );

@@ -25,6 +25,11 @@ export default fp<{ config: Config }>(
       return tokenOf(this);
     });
 
+    fastify.decorateRequest("optionalUser", async function (this: FastifyRequest): Promise<User | undefined> {
+      const token = tokenOf(this);
+      return (token ? await fastify.services.auth.userForToken(token) : null) ?? undefined;
+    });
+
     fastify.decorateRequest("requireUser", async function (this: FastifyRequest, userAddress?: string): Promise<User> {
       const token = tokenOf(this);
       const user = token ? await fastify.services.auth.userForToken(token) : null;
@@ -56,6 +61,8 @@ declare module "fastify" {
   interface FastifyRequest {
     sessionToken(): string | undefined;
     requireUser(userAddress?: string): Promise<User>;
+    /** The signed-in user, or undefined (no token, or one that is not valid): for routes that only add to their answer. */
+    optionalUser(): Promise<User | undefined>;
   }
   interface FastifyReply {
     setSessionCookie(token: string, expiresAt: Date): FastifyReply;

@@ -11,7 +11,9 @@ export default fp<{ cookieName: string }>(
         openapi: "3.0.3",
         info: {
           title: "ORO API",
-          description: "Sign-in with the wallet and the referral programme of the ORO mini app.",
+          description:
+            "Sign-in with the wallet, the referral programme, streaks, claim reminders, user data, token prices, polls " +
+            "and World ID requests of the ORO mini app.",
           version: "1.0.0",
         },
         components: {
@@ -24,6 +26,12 @@ export default fp<{ cookieName: string }>(
           { name: "health", description: "Liveness and readiness" },
           { name: "auth", description: "Sign in with the wallet (SIWE)" },
           { name: "referrals", description: "Referral codes, invites and their rewards" },
+          { name: "streaks", description: "Claim streaks, read from the indexer through a cache" },
+          { name: "notifications", description: "Claim reminders sent through World App" },
+          { name: "user", description: "Country check, swap reward, post-claim email" },
+          { name: "erc20", description: "Token prices" },
+          { name: "polls", description: "Polls: one vote per verified human" },
+          { name: "world-id", description: "Signed World ID (IDKit 4) requests" },
         ],
       },
       transform: jsonSchemaTransform,

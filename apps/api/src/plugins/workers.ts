@@ -5,7 +5,7 @@ import { startLoop } from "../services/loop.js";
 /**
  * Background work of an API process, started when the app is ready and stopped (waiting for the run in
  * flight) when it closes: referral activation (the referee's first mint), `auto` reward payouts, and
- * the purge of long-expired nonces and sessions.
+ * claim reminders that are due, and the purge of long-expired nonces, sessions and streak answers.
  * Every step is idempotent and safe with several API processes.
  */
 export default fp<{ config: Config }>(
@@ -13,10 +13,12 @@ export default fp<{ config: Config }>(
     if (!config.workers.enabled) return done();
     const loops: { stop(): Promise<void> }[] = [];
     fastify.addHook("onReady", (hookDone) => {
-      const { referrals, payouts, auth } = fastify.services;
+      const { referrals, payouts, auth, reminders, streaks } = fastify.services;
       const log = fastify.log.child({ service: "workers" });
       loops.push(startLoop("referral-activation", config.workers.activationIntervalMs, () => referrals.activateDue(50), log));
       loops.push(startLoop("auth-purge", 3_600_000, () => auth.purgeExpired(), log));
+      loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
+      loops.push(startLoop("claim-reminders", config.workers.notificationIntervalMs, () => reminders.runOnce(), log));
       if (config.workers.payoutsNeedWallet) {
         loops.push(startLoop("referral-payouts", config.workers.payoutIntervalMs, () => payouts.runOnce(), log));
       }

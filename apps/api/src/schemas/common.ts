@@ -12,6 +12,9 @@ export const addressSchema = z
   .transform((value) => value.toLowerCase() as `0x${string}`)
   .meta({ description: "Wallet address (0x + 40 hex digits)", example: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8" });
 
+/** The query of routes that act for, or read about, one wallet. */
+export const userAddressQuery = z.object({ userAddress: addressSchema });
+
 export const weiSchema = z.string().regex(/^\d+$/).meta({ description: "An amount in wei (18 decimals) as a decimal string" });
 
 export const hexSchema = z.string().regex(/^0x[0-9a-fA-F]*$/);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ReferralStatus } from "../generated/prisma/enums.js";
 import { addressSchema, booleanQuery, paymentTypeSchema, weiSchema } from "./common.js";
 
-export const userAddressQuery = z.object({ userAddress: addressSchema });
+export { userAddressQuery } from "./common.js";
 
 export const referralCodeQuerySchema = z.object({
   userAddress: addressSchema,

@@ -9,6 +9,10 @@ import { toHex, type Address, type Hex } from "viem";
 export interface IndexerClient {
   /** Mints received by `address`, newest first (`GET /streaks/:address/claims?limit=N`). */
   claims(address: Address, limit: number): Promise<IndexedClaim[]>;
+  /** The streak the address shows (`GET /streaks/:address`). */
+  streak(address: Address): Promise<IndexedStreak>;
+  /** The contract's wait between mints in seconds, as indexed (`GET /stats`). */
+  waitBetweenMints(): Promise<number>;
   /** Vouchers paid to `account`, newest first (`GET /referral-payouts/:address?limit=N`). */
   payouts(account: Address, limit: number): Promise<IndexedPayout[]>;
   /** Whether one voucher nonce was paid (`GET /referral-payouts/nonces/:nonce`). */
@@ -26,12 +30,29 @@ const decimal = z.string().regex(/^\d+$/).transform((value) => BigInt(value));
 const claimSchema = z.object({
   transactionHash: hex,
   blockNumber: z.number().int(),
+  logIndex: z.number().int(),
   timestamp: z.number(),
   receiver: hex.transform((value): Address => value),
   nullifierHash: hex,
   amount: decimal,
   numOfMints: z.number().int(),
+  streak: z.number().int(),
 });
+
+const seconds = z.number().int().nonnegative();
+
+const streakSchema = z.object({
+  address: hex.transform((value): Address => value),
+  nullifierHash: hex.nullable(),
+  currentStreak: z.number().int().nonnegative(),
+  longestStreak: z.number().int().nonnegative(),
+  numOfMints: z.number().int().nonnegative(),
+  lastMintedAt: seconds.nullable(),
+  nextMintAt: seconds.nullable(),
+  streakExpiresAt: seconds.nullable(),
+});
+
+const statsSchema = z.object({ waitBetweenMints: seconds });
 
 const payoutSchema = z.object({
   nonce: decimal,
@@ -43,6 +64,7 @@ const payoutSchema = z.object({
 
 export type IndexedClaim = z.output<typeof claimSchema>;
 export type IndexedPayout = z.output<typeof payoutSchema>;
+export type IndexedStreak = z.output<typeof streakSchema>;
 
 const claimsResponse = z.object({ claims: z.array(claimSchema) });
 const payoutsResponse = z.object({ payouts: z.array(payoutSchema) });
@@ -80,6 +102,12 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     async claims(address, limit) {
       const body = await get(`/streaks/${address.toLowerCase()}/claims?limit=${limit}`, claimsResponse);
       return body.claims;
+    },
+    streak(address) {
+      return get(`/streaks/${address.toLowerCase()}`, streakSchema);
+    },
+    async waitBetweenMints() {
+      return (await get("/stats", statsSchema)).waitBetweenMints;
     },
     async payouts(account, limit) {
       const body = await get(`/referral-payouts/${account.toLowerCase()}?limit=${limit}`, payoutsResponse);

@@ -3,28 +3,39 @@ import {
   IndexerUnavailableError,
   type IndexedClaim,
   type IndexedPayout,
+  type IndexedStreak,
   type IndexerClient,
 } from "../../src/services/indexer.js";
 
 /**
  * An in-memory stand-in for the indexer's HTTP API, for route tests that must not depend on a running
- * indexer. The full referral story test runs the real indexer against a real chain instead.
+ * indexer. It applies the indexer's streak rule (apps/indexer README: a mint continues the streak when it
+ * comes no later than 2 × wait after the human's previous one). The full referral story test runs the real
+ * indexer against a real chain instead.
  */
 export class FakeIndexer implements IndexerClient {
   private readonly mints: IndexedClaim[] = [];
   private readonly paid: IndexedPayout[] = [];
   down = false;
   calls = 0;
+  /** The contract's waitBetweenMints, seconds. */
+  wait = 86_400;
 
-  mint(receiver: Address, nullifierHash: bigint | Hex): IndexedClaim {
+  /** A human mints to `receiver` at `timestamp` (unix seconds; default now). */
+  mint(receiver: Address, nullifierHash: bigint | Hex, timestamp = Math.floor(Date.now() / 1000)): IndexedClaim {
+    const human = toHex(BigInt(nullifierHash), { size: 32 });
+    const previous = this.mints.find((claim) => claim.nullifierHash === human);
+    const continues = previous !== undefined && timestamp - previous.timestamp <= 2 * this.wait;
     const claim: IndexedClaim = {
       transactionHash: toHex(this.mints.length + 1, { size: 32 }),
       blockNumber: this.mints.length + 1,
-      timestamp: Math.floor(Date.now() / 1000),
+      logIndex: 0,
+      timestamp,
       receiver: receiver.toLowerCase() as Address,
-      nullifierHash: toHex(BigInt(nullifierHash), { size: 32 }),
+      nullifierHash: human,
       amount: 500_000_000_000_000_000n,
-      numOfMints: 1,
+      numOfMints: (previous?.numOfMints ?? 0) + 1,
+      streak: continues ? previous.streak + 1 : 1,
     };
     this.mints.unshift(claim);
     return claim;
@@ -48,6 +59,42 @@ export class FakeIndexer implements IndexerClient {
   claims(address: Address, limit: number): Promise<IndexedClaim[]> {
     this.check();
     return Promise.resolve(this.mints.filter((claim) => claim.receiver === address.toLowerCase()).slice(0, limit));
+  }
+
+  streak(address: Address): Promise<IndexedStreak> {
+    this.check();
+    const lower = address.toLowerCase() as Address;
+    const latest = this.mints.find((claim) => claim.receiver === lower);
+    if (!latest) {
+      return Promise.resolve({
+        address: lower,
+        nullifierHash: null,
+        currentStreak: 0,
+        longestStreak: 0,
+        numOfMints: 0,
+        lastMintedAt: null,
+        nextMintAt: null,
+        streakExpiresAt: null,
+      });
+    }
+    const human = this.mints.filter((claim) => claim.nullifierHash === latest.nullifierHash);
+    const last = human[0] ?? latest;
+    const expiresAt = last.timestamp + 2 * this.wait;
+    return Promise.resolve({
+      address: lower,
+      nullifierHash: last.nullifierHash,
+      currentStreak: Date.now() / 1000 > expiresAt ? 0 : last.streak,
+      longestStreak: Math.max(...human.map((claim) => claim.streak)),
+      numOfMints: last.numOfMints,
+      lastMintedAt: last.timestamp,
+      nextMintAt: last.timestamp + this.wait,
+      streakExpiresAt: expiresAt,
+    });
+  }
+
+  waitBetweenMints(): Promise<number> {
+    this.check();
+    return Promise.resolve(this.wait);
   }
 
   payouts(account: Address, limit: number): Promise<IndexedPayout[]> {

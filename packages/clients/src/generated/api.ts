@@ -238,6 +238,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/erc20/token-price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * USD price and 24-hour change per token (cached for a minute)
+         * @description An unknown token is absent from the map. PRICE_UNAVAILABLE (503) when the price source fails.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description One to 25 token addresses (repeat the parameter, or separate with commas) */
+                    tokenAddresses: string[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TokenPrices"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -271,6 +340,347 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/oro_claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedules the reminder for the moment the user's next claim opens (replacing a pending one)
+         * @description Errors: REMINDER_UNAVAILABLE (503) while the indexer does not answer.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The user's language: en, es, fil, id, ja, ko, pt, th (a region such as pt-BR is allowed); anything else is en */
+                    locale: string;
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClaimReminder"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/set_locale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stores the language of the user's reminders */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The user's language: en, es, fil, id, ja, ko, pt, th (a region such as pt-BR is allowed); anything else is en */
+                    locale: string;
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationLocale"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/polls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open and closed polls with their vote counts; with a session also the caller's vote */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Language of the texts (en when absent or unknown) */
+                    locale?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Polls"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/polls/{id}/vote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Votes, or changes the vote, while the poll is open: one vote per verified human
+         * @description The voter is the human (World ID nullifier hash) of the latest ORO claim the address received. Errors: POLL_NOT_FOUND (404), OPTION_NOT_FOUND (400), POLL_CLOSED (409), NOT_VERIFIED_HUMAN (403: never claimed), HUMAN_CHECK_UNAVAILABLE (503).
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description Language of the texts (en when absent or unknown) */
+                    locale?: string;
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        optionId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            poll: components["schemas"]["Poll"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -667,6 +1077,561 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/streaks/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest claims (mints) the address received
+         * @description 503 STREAK_UNAVAILABLE when the indexer does not answer (within INDEXER_TIMEOUT) and nothing is cached; with a cached answer it is served with stale: true instead.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description true reads through to the indexer and refreshes the cache */
+                    bypassCache?: "true" | "false";
+                    /** @description How many of the newest claims (1-100); the referral check uses 1 */
+                    limit?: number;
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StreakClaims"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/streaks/clear-streak-cache": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Drops the cached streak answers of the address (every process's copy) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            cleared: true;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/streaks/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The streak the address shows, from the indexer through the cache
+         * @description 503 STREAK_UNAVAILABLE when the indexer does not answer (within INDEXER_TIMEOUT) and nothing is cached; with a cached answer it is served with stale: true instead.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description true reads through to the indexer and refreshes the cache */
+                    bypassCache?: "true" | "false";
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Streak"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the user has submitted an email */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailStatus"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Stores the user's email from the post-claim form (one per user: a new one replaces it) */
+        post: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Trimmed and lower-cased before it is stored
+                         * @example ana@example.com
+                         */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailStatus"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/is-in-us": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the request comes from the US (the trusted proxy's country header) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IsInUs"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/uno_rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's swap reward: status and total partner swap volume in USD */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapReward"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/world-id/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed IDKit 4 request context (rp_context) for the claim action */
+        post: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WorldIdRequest"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -729,6 +1694,40 @@ export interface components {
             };
             signature: string;
         };
+        ClaimReminder: {
+            /** @enum {string} */
+            locale: "en" | "es" | "fil" | "id" | "ja" | "ko" | "pt" | "th";
+            /** @description true: a pending reminder existed and was moved, not added */
+            replaced: boolean;
+            /**
+             * Format: date-time
+             * @description When the reminder is sent: the moment the next claim opens
+             */
+            scheduledFor: string;
+        };
+        ClaimReminderInput: {
+            /** @enum {string} */
+            locale: "en" | "es" | "fil" | "id" | "ja" | "ko" | "pt" | "th";
+            /** @description true: a pending reminder existed and was moved, not added */
+            replaced: boolean;
+            /**
+             * Format: date-time
+             * @description When the reminder is sent: the moment the next claim opens
+             */
+            scheduledFor: string;
+        };
+        EmailStatus: {
+            /** @description The user has given an email: the form need not show again */
+            submitted: boolean;
+            /** Format: date-time */
+            submittedAt: string | null;
+        };
+        EmailStatusInput: {
+            /** @description The user has given an email: the form need not show again */
+            submitted: boolean;
+            /** Format: date-time */
+            submittedAt: string | null;
+        };
         ErrorResponse: {
             /** @description Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND */
             error: string;
@@ -753,6 +1752,28 @@ export interface components {
             }[];
             message: string;
         };
+        IsInUs: {
+            /** @description From the country header of the trusted proxy; false without one */
+            isInUS: boolean;
+        };
+        IsInUsInput: {
+            /** @description From the country header of the trusted proxy; false without one */
+            isInUS: boolean;
+        };
+        NotificationLocale: {
+            /**
+             * @description The language stored
+             * @enum {string}
+             */
+            locale: "en" | "es" | "fil" | "id" | "ja" | "ko" | "pt" | "th";
+        };
+        NotificationLocaleInput: {
+            /**
+             * @description The language stored
+             * @enum {string}
+             */
+            locale: "en" | "es" | "fil" | "id" | "ja" | "ko" | "pt" | "th";
+        };
         OroEarned: {
             referredByUsername: string | null;
             rewardForBeingReferee: components["schemas"]["RefereeReward"] | null;
@@ -766,6 +1787,50 @@ export interface components {
             /** @description An amount in wei (18 decimals) as a decimal string */
             totalOroEarnedWei: string;
             usersReferred: components["schemas"]["ReferredUserInput"][];
+        };
+        Poll: {
+            /** Format: date-time */
+            closesAt: string | null;
+            id: string;
+            /** @description The option the caller (signed in) voted for, else null */
+            myVote: string | null;
+            /** Format: date-time */
+            opensAt: string;
+            options: {
+                id: string;
+                label: string;
+                votes: number;
+            }[];
+            question: string;
+            /** @enum {string} */
+            status: "open" | "closed";
+            totalVotes: number;
+        };
+        PollInput: {
+            /** Format: date-time */
+            closesAt: string | null;
+            id: string;
+            /** @description The option the caller (signed in) voted for, else null */
+            myVote: string | null;
+            /** Format: date-time */
+            opensAt: string;
+            options: {
+                id: string;
+                label: string;
+                votes: number;
+            }[];
+            question: string;
+            /** @enum {string} */
+            status: "open" | "closed";
+            totalVotes: number;
+        };
+        Polls: {
+            /** @description Open polls first */
+            polls: components["schemas"]["Poll"][];
+        };
+        PollsInput: {
+            /** @description Open polls first */
+            polls: components["schemas"]["PollInput"][];
         };
         RefereeReward: {
             /** @description Present for claimable rewards */
@@ -879,6 +1944,134 @@ export interface components {
             /** @description The statement the SIWE message must carry */
             statement: string;
         };
+        Streak: {
+            address: string;
+            /**
+             * Format: date-time
+             * @description When the indexer gave this answer
+             */
+            cachedAt: string;
+            /** @description 0 once the streak has lapsed */
+            currentStreak: number;
+            /** @description Unix seconds */
+            lastMintedAt: number | null;
+            longestStreak: number;
+            /** @description Unix seconds: when the next claim opens (lastMintedAt + waitBetweenMints) */
+            nextMintAt: number | null;
+            /** @description The human whose streak the address shows; null before its first mint */
+            nullifierHash: string | null;
+            numOfMints: number;
+            /** @description true: the indexer did not answer, this is the last answer cached (see cachedAt) */
+            stale: boolean;
+            /** @description Unix seconds: the last moment a claim still continues the streak */
+            streakExpiresAt: number | null;
+        };
+        StreakClaim: {
+            /** @description An amount in wei (18 decimals) as a decimal string */
+            amount: string;
+            blockNumber: number;
+            logIndex: number;
+            nullifierHash: string;
+            /** @description The human's mint count after this claim */
+            numOfMints: number;
+            receiver: string;
+            /** @description The human's streak right after this claim */
+            streak: number;
+            timestamp: number;
+            transactionHash: string;
+        };
+        StreakClaimInput: {
+            /** @description An amount in wei (18 decimals) as a decimal string */
+            amount: string;
+            blockNumber: number;
+            logIndex: number;
+            nullifierHash: string;
+            /** @description The human's mint count after this claim */
+            numOfMints: number;
+            receiver: string;
+            /** @description The human's streak right after this claim */
+            streak: number;
+            timestamp: number;
+            transactionHash: string;
+        };
+        StreakClaims: {
+            /**
+             * Format: date-time
+             * @description When the indexer gave this answer
+             */
+            cachedAt: string;
+            /** @description Newest first */
+            claims: components["schemas"]["StreakClaim"][];
+            /** @description true: the indexer did not answer, this is the last answer cached (see cachedAt) */
+            stale: boolean;
+        };
+        StreakClaimsInput: {
+            /**
+             * Format: date-time
+             * @description When the indexer gave this answer
+             */
+            cachedAt: string;
+            /** @description Newest first */
+            claims: components["schemas"]["StreakClaimInput"][];
+            /** @description true: the indexer did not answer, this is the last answer cached (see cachedAt) */
+            stale: boolean;
+        };
+        StreakInput: {
+            address: string;
+            /**
+             * Format: date-time
+             * @description When the indexer gave this answer
+             */
+            cachedAt: string;
+            /** @description 0 once the streak has lapsed */
+            currentStreak: number;
+            /** @description Unix seconds */
+            lastMintedAt: number | null;
+            longestStreak: number;
+            /** @description Unix seconds: when the next claim opens (lastMintedAt + waitBetweenMints) */
+            nextMintAt: number | null;
+            /** @description The human whose streak the address shows; null before its first mint */
+            nullifierHash: string | null;
+            numOfMints: number;
+            /** @description true: the indexer did not answer, this is the last answer cached (see cachedAt) */
+            stale: boolean;
+            /** @description Unix seconds: the last moment a claim still continues the streak */
+            streakExpiresAt: number | null;
+        };
+        SwapReward: {
+            /**
+             * @description Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid
+             * @enum {string}
+             */
+            rewardStatus: "Ineligible" | "Eligible" | "Claimed";
+            totalSwapVolumeUsd: number;
+        };
+        SwapRewardInput: {
+            /**
+             * @description Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid
+             * @enum {string}
+             */
+            rewardStatus: "Ineligible" | "Eligible" | "Claimed";
+            totalSwapVolumeUsd: number;
+        };
+        TokenPrice: {
+            /** @description Change over 24 hours, in percent */
+            percentChange24hr: number;
+            priceUsd: number;
+        };
+        TokenPriceInput: {
+            /** @description Change over 24 hours, in percent */
+            percentChange24hr: number;
+            priceUsd: number;
+        };
+        /** @description Keyed by lower-case token address; a token without a price is absent */
+        TokenPrices: {
+            [key: string]: components["schemas"]["TokenPrice"];
+        };
+        /** @description Keyed by lower-case token address; a token without a price is absent */
+        TokenPricesInput: {
+            [key: string]: components["schemas"]["TokenPriceInput"];
+        };
         User: {
             address: string;
             userId: string;
@@ -888,6 +2081,34 @@ export interface components {
             address: string;
             userId: string;
             username: string | null;
+        };
+        /** @description IDKit 4's rp_context for the claim action */
+        WorldIdRequest: {
+            /** @description The World ID action the signature covers */
+            action: string;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description Unix seconds */
+            expires_at: number;
+            nonce: string;
+            /** @description The relying party (rp_...) */
+            rp_id: string;
+            /** @description The relying party's signature over nonce, times and action */
+            signature: string;
+        };
+        /** @description IDKit 4's rp_context for the claim action */
+        WorldIdRequestInput: {
+            /** @description The World ID action the signature covers */
+            action: string;
+            /** @description Unix seconds */
+            created_at: number;
+            /** @description Unix seconds */
+            expires_at: number;
+            nonce: string;
+            /** @description The relying party (rp_...) */
+            rp_id: string;
+            /** @description The relying party's signature over nonce, times and action */
+            signature: string;
         };
     };
     responses: never;

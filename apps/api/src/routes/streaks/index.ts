@@ -1,0 +1,67 @@
+import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
+import { errorResponses, userAddressQuery } from "../../schemas/common.js";
+import {
+  claimsQuerySchema,
+  claimsResponseSchema,
+  clearStreakCacheResponseSchema,
+  streakQuerySchema,
+  streakResponseSchema,
+} from "../../schemas/streaks.js";
+
+const unavailable = "503 STREAK_UNAVAILABLE when the indexer does not answer (within INDEXER_TIMEOUT) and nothing is cached; " +
+  "with a cached answer it is served with stale: true instead.";
+
+/** Streaks are public on-chain facts (the indexer serves them to anyone), so these routes need no session. */
+const streakRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
+  const { streaks } = fastify.services;
+
+  fastify.get(
+    "/current",
+    {
+      schema: {
+        tags: ["streaks"],
+        summary: "The streak the address shows, from the indexer through the cache",
+        description: unavailable,
+        querystring: streakQuerySchema,
+        response: { 200: streakResponseSchema, ...errorResponses(400, 429, 503) },
+      },
+      preHandler: fastify.perAddressRateLimit,
+    },
+    (request) => streaks.current(request.query.userAddress, { bypassCache: request.query.bypassCache }),
+  );
+
+  fastify.get(
+    "/clear-streak-cache",
+    {
+      schema: {
+        tags: ["streaks"],
+        summary: "Drops the cached streak answers of the address (every process's copy)",
+        querystring: userAddressQuery,
+        response: { 200: clearStreakCacheResponseSchema, ...errorResponses(400, 429) },
+      },
+      preHandler: fastify.perAddressRateLimit,
+    },
+    async (request) => {
+      await streaks.clear(request.query.userAddress);
+      return { cleared: true as const };
+    },
+  );
+
+  fastify.get(
+    "/claims",
+    {
+      schema: {
+        tags: ["streaks"],
+        summary: "The newest claims (mints) the address received",
+        description: unavailable,
+        querystring: claimsQuerySchema.extend({ bypassCache: streakQuerySchema.shape.bypassCache }),
+        response: { 200: claimsResponseSchema, ...errorResponses(400, 429, 503) },
+      },
+      preHandler: fastify.perAddressRateLimit,
+    },
+    (request) => streaks.claims(request.query.userAddress, request.query.limit, { bypassCache: request.query.bypassCache }),
+  );
+  done();
+};
+
+export default streakRoutes;

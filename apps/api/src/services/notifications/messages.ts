@@ -1,0 +1,28 @@
+import { LOCALES, type Locale } from "../locales.js";
+
+export interface Localisation {
+  language: Locale;
+  /** World App shows at most 30 characters. */
+  title: string;
+  /** At most 200 characters. */
+  message: string;
+}
+
+/**
+ * The claim reminder in every language of the product. World App delivers a notification only in the user's
+ * language, so every one must be present (the test checks it, and the lengths World App accepts).
+ */
+export const CLAIM_REMINDER: Record<Locale, Omit<Localisation, "language">> = {
+  en: { title: "Your ORO is ready", message: "Your daily ORO claim is open. Claim now to keep your streak going!" },
+  es: { title: "Tu ORO está listo", message: "Ya puedes reclamar tu ORO diario. ¡Reclámalo ahora y mantén tu racha!" },
+  fil: { title: "Handa na ang ORO mo", message: "Puwede mo nang i-claim ang iyong pang-araw-araw na ORO. Mag-claim na para tuloy-tuloy ang streak mo!" },
+  id: { title: "ORO kamu sudah siap", message: "Klaim ORO harianmu sudah dibuka. Klaim sekarang agar streak-mu terus berlanjut!" },
+  ja: { title: "ORO を受け取れます", message: "今日の ORO を受け取れるようになりました。今すぐ受け取って連続記録を伸ばしましょう！" },
+  ko: { title: "ORO를 받을 수 있어요", message: "오늘의 ORO를 받을 수 있어요. 지금 받고 연속 기록을 이어가세요!" },
+  pt: { title: "Seu ORO está pronto", message: "Seu resgate diário de ORO está liberado. Resgate agora e mantenha sua sequência!" },
+  th: { title: "ORO ของคุณพร้อมแล้ว", message: "คุณรับ ORO ประจำวันได้แล้ว รับเลยตอนนี้เพื่อรักษาสถิติต่อเนื่องของคุณ!" },
+};
+
+export function claimReminderLocalisations(): Localisation[] {
+  return LOCALES.map((language) => ({ language, ...CLAIM_REMINDER[language] }));
+}

@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { PrismaClient } from "../../generated/prisma/client.js";
+import type { NotificationTransport } from "./transport.js";
+
+/**
+ * The development transport: every notification becomes a row of `notification_outbox` (in the user's
+ * language, with the deep link) and a log line, and counts as sent.
+ */
+export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogger): NotificationTransport {
+  return {
+    name: "outbox",
+    maxRecipients: 1_000,
+    async send(recipients, notification) {
+      const rows = recipients.map((recipient) => {
+        const text = notification.localisations.find((entry) => entry.language === recipient.locale) ?? notification.localisations[0];
+        return {
+          jobId: recipient.jobId,
+          address: recipient.address,
+          language: text?.language ?? recipient.locale,
+          title: text?.title ?? "",
+          message: text?.message ?? "",
+          miniAppPath: notification.miniAppPath,
+        };
+      });
+      await prisma.notificationOutbox.createMany({ data: rows });
+      for (const row of rows) {
+        log.info({ to: row.address, language: row.language, link: row.miniAppPath }, `notification: ${row.title} — ${row.message}`);
+      }
+      return recipients.map((recipient) => ({ address: recipient.address, sent: true }));
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { Address } from "viem";
+import type { PrismaClient } from "../../generated/prisma/client.js";
+import { ApiError } from "../errors.js";
+import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
+import { toLocale, type Locale } from "../locales.js";
+import { claimReminderLocalisations } from "./messages.js";
+import { miniAppLink, TransportError, type NotificationTransport, type Recipient } from "./transport.js";
+
+export const CLAIM_REMINDER_KIND = "oro_claim";
+
+export interface ReminderServiceOptions {
+  prisma: PrismaClient;
+  indexer: IndexerClient;
+  transport: NotificationTransport;
+  appId: string;
+  miniAppPath: string;
+  /** How long a worker holds the jobs it is sending. */
+  leaseMs: number;
+  maxAttempts: number;
+  log: FastifyBaseLogger;
+}
+
+export interface ScheduledReminder {
+  scheduledFor: Date;
+  /** A pending reminder existed and now has the new time. */
+  replaced: boolean;
+}
+
+export interface RunSummary {
+  sent: number;
+  notDelivered: number;
+  retried: number;
+  failed: number;
+  abandoned: number;
+}
+
+const BASE_RETRY_MS = 30_000;
+
+interface LeasedJob {
+  id: string;
+  address: string;
+  locale: string;
+  attempts: number;
+}
+
+export type ReminderService = ReturnType<typeof createReminderService>;
+
+/**
+ * Claim reminders: stored as jobs in `notification_job`, so they survive restarts, and sent by whichever API
+ * process leases them first.
+ *
+ * - One pending reminder per address (a partial unique index): scheduling again moves it.
+ * - Leasing is one statement that flips due `pending` rows to `sending` (`FOR UPDATE SKIP LOCKED` on
+ *   PostgreSQL; PGlite has a single connection, so the statement alone is atomic there): two workers never
+ *   get the same job.
+ * - At most once: a job whose worker died while it was `sending` may or may not have reached the wallet, so
+ *   it is marked `abandoned`, never sent again. A send that failed as a whole without reaching the portal, or
+ *   with a 429/5xx, goes back to `pending` with a backoff, up to `maxAttempts`.
+ * - Times are the API's clock (passed in the statements), not the database's.
+ */
+export function createReminderService(options: ReminderServiceOptions) {
+  const { prisma, indexer, transport, log } = options;
+  const workerId = randomUUID();
+  const link = miniAppLink(options.appId, options.miniAppPath);
+
+  async function setLocale(address: Address, locale: Locale): Promise<void> {
+    const lower = address.toLowerCase();
+    await prisma.notificationPreference.upsert({ where: { address: lower }, create: { address: lower, locale }, update: { locale } });
+    await prisma.notificationJob.updateMany({ where: { address: lower, status: "pending" }, data: { locale } });
+  }
+
+  /** When the address's next claim opens: the indexer's `nextMintAt`, or now + wait while the last mint is not indexed yet. */
+  async function nextClaimAt(address: Address): Promise<Date> {
+    try {
+      const streak = await indexer.streak(address);
+      const now = Date.now();
+      if (streak.nextMintAt !== null && streak.nextMintAt * 1000 > now) return new Date(streak.nextMintAt * 1000);
+      // The reminder is asked for right after a claim, which the indexer may not have seen yet.
+      return new Date(now + (await indexer.waitBetweenMints()) * 1000);
+    } catch (error) {
+      if (!(error instanceof IndexerUnavailableError)) throw error;
+      log.warn({ err: error }, "cannot schedule a reminder: indexer unavailable");
+      throw new ApiError(503, "REMINDER_UNAVAILABLE", "cannot tell when your next claim opens right now: try again shortly");
+    }
+  }
+
+  async function scheduleClaimReminder(address: Address, locale: Locale): Promise<ScheduledReminder> {
+    const lower = address.toLowerCase();
+    const dueAt = await nextClaimAt(address);
+    await prisma.notificationPreference.upsert({ where: { address: lower }, create: { address: lower, locale }, update: { locale } });
+    const now = new Date();
+    const [row] = await prisma.$queryRaw<{ due_at: Date; inserted: boolean }[]>`
+      INSERT INTO "notification_job" ("id", "kind", "address", "locale", "due_at", "status", "created_at", "updated_at")
+      VALUES (${randomUUID()}, ${CLAIM_REMINDER_KIND}, ${lower}, ${locale}, ${dueAt}, 'pending', ${now}, ${now})
+      ON CONFLICT ("address", "kind") WHERE "status" = 'pending'
+      DO UPDATE SET "due_at" = EXCLUDED."due_at", "locale" = EXCLUDED."locale", "updated_at" = EXCLUDED."updated_at"
+      RETURNING "due_at", (xmax = 0) AS inserted`;
+    if (!row) throw new Error("scheduling a reminder returned no row");
+    return { scheduledFor: row.due_at, replaced: !row.inserted };
+  }
+
+  /** Jobs left `sending` by a worker that stopped: at most once means they are not sent again. */
+  async function abandonExpiredLeases(now: Date): Promise<number> {
+    const { count } = await prisma.notificationJob.updateMany({
+      where: { status: "sending", lockedUntil: { lt: now } },
+      data: { status: "abandoned", lockedUntil: null, lastError: "the worker stopped while sending; not retried (at most once)" },
+    });
+    if (count > 0) log.warn({ count }, "reminders abandoned: their worker stopped while sending");
+    return count;
+  }
+
+  async function lease(now: Date, limit: number): Promise<LeasedJob[]> {
+    const until = new Date(now.getTime() + options.leaseMs);
+    return prisma.$queryRaw<LeasedJob[]>`
+      UPDATE "notification_job"
+         SET "status" = 'sending', "locked_until" = ${until}, "locked_by" = ${workerId},
+             "attempts" = "attempts" + 1, "updated_at" = ${now}
+       WHERE "id" IN (
+         SELECT "id" FROM "notification_job"
+          WHERE "status" = 'pending' AND "due_at" <= ${now}
+          ORDER BY "due_at"
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+         AND "status" = 'pending'
+      RETURNING "id", "address", "locale", "attempts"`;
+  }
+
+  async function retryLater(jobs: LeasedJob[], error: TransportError, summary: RunSummary): Promise<void> {
+    for (const job of jobs) {
+      if (!error.retryable || job.attempts >= options.maxAttempts) {
+        await prisma.notificationJob.update({
+          where: { id: job.id },
+          data: { status: "failed", lockedUntil: null, lastError: error.message.slice(0, 500) },
+        });
+        summary.failed++;
+        continue;
+      }
+      const dueAt = new Date(Date.now() + BASE_RETRY_MS * 2 ** (job.attempts - 1));
+      // A newer reminder for the address may be pending meanwhile: then this one is superseded.
+      const superseded = await prisma.notificationJob.count({
+        where: { address: job.address, kind: CLAIM_REMINDER_KIND, status: "pending" },
+      });
+      await prisma.notificationJob.update({
+        where: { id: job.id },
+        data: superseded
+          ? { status: "cancelled", lockedUntil: null, lastError: error.message.slice(0, 500) }
+          : { status: "pending", dueAt, lockedUntil: null, lockedBy: null, lastError: error.message.slice(0, 500) },
+      });
+      summary.retried++;
+    }
+  }
+
+  async function sendBatch(jobs: LeasedJob[], summary: RunSummary): Promise<void> {
+    const recipients: Recipient[] = jobs.map((job) => ({ jobId: job.id, address: job.address, locale: toLocale(job.locale) }));
+    let results;
+    try {
+      results = await transport.send(recipients, { localisations: claimReminderLocalisations(), miniAppPath: link });
+    } catch (error) {
+      const failure = error instanceof TransportError ? error : new TransportError((error as Error).message, false);
+      log.warn({ err: failure, jobs: jobs.length, retryable: failure.retryable }, "sending reminders failed");
+      await retryLater(jobs, failure, summary);
+      return;
+    }
+    const byAddress = new Map(results.map((result) => [result.address.toLowerCase(), result]));
+    const sentAt = new Date();
+    for (const job of jobs) {
+      const result = byAddress.get(job.address);
+      const sent = result?.sent === true;
+      await prisma.notificationJob.update({
+        where: { id: job.id },
+        data: {
+          status: sent ? "sent" : "not_delivered",
+          sentAt: sent ? sentAt : null,
+          lockedUntil: null,
+          result: sent ? "sent" : (result?.reason ?? "not delivered").slice(0, 500),
+        },
+      });
+      if (sent) summary.sent++;
+      else summary.notDelivered++;
+    }
+    log.info({ transport: transport.name, sent: summary.sent, notDelivered: summary.notDelivered }, "reminders sent");
+  }
+
+  /** Sends every due reminder, in batches the transport takes; returns what happened. */
+  async function runOnce(maxBatches = 10): Promise<RunSummary> {
+    const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, abandoned: 0 };
+    summary.abandoned = await abandonExpiredLeases(new Date());
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const jobs = await lease(new Date(), transport.maxRecipients);
+      if (jobs.length === 0) break;
+      await sendBatch(jobs, summary);
+    }
+    return summary;
+  }
+
+  return { setLocale, scheduleClaimReminder, runOnce };
+}

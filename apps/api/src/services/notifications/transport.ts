@@ -1,0 +1,47 @@
+import type { Locale } from "../locales.js";
+import type { Localisation } from "./messages.js";
+
+/** One addressee of a notification: the wallet address and the language the user chose with us. */
+export interface Recipient {
+  jobId: string;
+  address: string;
+  locale: Locale;
+}
+
+export interface Notification {
+  /** Every language, so the wallet can show the user's own. */
+  localisations: Localisation[];
+  /** The deep link into the mini app, `worldapp://mini-app?app_id=...&path=...`. */
+  miniAppPath: string;
+}
+
+/** What the transport reports per address: delivered or not, and why not. */
+export interface DeliveryResult {
+  address: string;
+  sent: boolean;
+  reason?: string | undefined;
+}
+
+/** A send that failed as a whole; `retryable` when trying again later may work (a 5xx, 429, a network error). */
+export class TransportError extends Error {
+  override name = "TransportError";
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** How reminders leave the API: World App's notification API, or the development outbox. */
+export interface NotificationTransport {
+  readonly name: string;
+  /** The most addresses one `send` takes. */
+  readonly maxRecipients: number;
+  send(recipients: Recipient[], notification: Notification): Promise<DeliveryResult[]>;
+}
+
+/** World App's deep link into a mini app. */
+export function miniAppLink(appId: string, path: string): string {
+  return `worldapp://mini-app?app_id=${encodeURIComponent(appId)}&path=${encodeURIComponent(path)}`;
+}

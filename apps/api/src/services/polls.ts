@@ -1,0 +1,158 @@
+import { getAddress } from "viem";
+import { z } from "zod";
+import type { Prisma, PrismaClient, User } from "../generated/prisma/client.js";
+import { ApiError, isUniqueViolation } from "./errors.js";
+import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
+import { LOCALES, localised, type Locale } from "./locales.js";
+
+/** A text per language; en is required and is the fallback. */
+export const translationsSchema = z
+  .object({ en: z.string().trim().min(1).max(300) })
+  .extend(Object.fromEntries(LOCALES.filter((locale) => locale !== "en").map((locale) => [locale, z.string().trim().min(1).max(300).optional()])))
+  .strict();
+
+export type Translations = { en: string } & Partial<Record<Locale, string>>;
+
+/** What the operator writes to create a poll (scripts/polls.ts). */
+export const pollInputSchema = z.object({
+  question: translationsSchema,
+  options: z.array(translationsSchema).min(2).max(10),
+  opensAt: z.iso.datetime({ offset: true }).optional(),
+  closesAt: z.iso.datetime({ offset: true }).optional(),
+});
+
+export type PollInput = z.input<typeof pollInputSchema>;
+
+export type PollStatus = "open" | "closed";
+
+export interface PollView {
+  id: string;
+  question: string;
+  status: PollStatus;
+  opensAt: string;
+  closesAt: string | null;
+  options: { id: string; label: string; votes: number }[];
+  totalVotes: number;
+  /** The option the caller's vote is on (signed in, and has voted), else null. */
+  myVote: string | null;
+}
+
+type PollWithOptions = Prisma.PollGetPayload<{ include: { options: true } }>;
+
+export type PollService = ReturnType<typeof createPollService>;
+
+/**
+ * Polls: open while `opensAt <= now < closesAt` (no `closesAt`: open until closed), closed afterwards; polls
+ * not yet open are not listed.
+ *
+ * One vote per verified human: the voter is the World ID nullifier hash of the latest mint the signed-in
+ * address received, as the indexer saw it. Minting ORO needs a World ID proof that the contract verifies
+ * on chain, so such a hash stands for one verified human, and the same human voting from a second wallet
+ * changes the one vote instead of adding another. An address that never received a mint cannot vote.
+ */
+export function createPollService(options: { prisma: PrismaClient; indexer: IndexerClient }) {
+  const { prisma, indexer } = options;
+
+  const statusOf = (poll: { closesAt: Date | null }, now: Date): PollStatus =>
+    poll.closesAt !== null && poll.closesAt <= now ? "closed" : "open";
+
+  async function present(polls: PollWithOptions[], locale: Locale, user: User | undefined): Promise<PollView[]> {
+    const ids = polls.map((poll) => poll.id);
+    const counts = await prisma.pollVote.groupBy({ by: ["optionId"], where: { pollId: { in: ids } }, _count: { _all: true } });
+    const votesOf = new Map(counts.map((row) => [row.optionId, row._count._all]));
+    const mine = user
+      ? await prisma.pollVote.findMany({ where: { pollId: { in: ids }, userId: user.id }, select: { pollId: true, optionId: true } })
+      : [];
+    const myVoteOf = new Map(mine.map((vote) => [vote.pollId, vote.optionId]));
+    const now = new Date();
+    return polls.map((poll) => {
+      const pollOptions = [...poll.options]
+        .sort((a, b) => a.position - b.position)
+        .map((option) => ({ id: option.id, label: localised(option.label as Translations, locale), votes: votesOf.get(option.id) ?? 0 }));
+      return {
+        id: poll.id,
+        question: localised(poll.question as Translations, locale),
+        status: statusOf(poll, now),
+        opensAt: poll.opensAt.toISOString(),
+        closesAt: poll.closesAt?.toISOString() ?? null,
+        options: pollOptions,
+        totalVotes: pollOptions.reduce((sum, option) => sum + option.votes, 0),
+        myVote: myVoteOf.get(poll.id) ?? null,
+      };
+    });
+  }
+
+  /** Open polls first (closing soonest first), then closed ones (most recently closed first). */
+  async function list(locale: Locale, user?: User): Promise<PollView[]> {
+    const now = new Date();
+    const polls = await prisma.poll.findMany({ where: { opensAt: { lte: now } }, include: { options: true }, take: 100, orderBy: { opensAt: "desc" } });
+    const views = await present(polls, locale, user);
+    const rank = (view: PollView) => (view.status === "open" ? 0 : 1);
+    const closing = (view: PollView) => (view.closesAt ? Date.parse(view.closesAt) : Number.MAX_SAFE_INTEGER);
+    return views.sort((a, b) => rank(a) - rank(b) || (rank(a) === 0 ? closing(a) - closing(b) : closing(b) - closing(a)));
+  }
+
+  async function humanOf(user: User): Promise<string> {
+    let claim;
+    try {
+      [claim] = await indexer.claims(getAddress(user.address), 1);
+    } catch (error) {
+      if (!(error instanceof IndexerUnavailableError)) throw error;
+      throw new ApiError(503, "HUMAN_CHECK_UNAVAILABLE", "cannot check that you are a verified human right now: try again shortly");
+    }
+    if (!claim) {
+      throw new ApiError(403, "NOT_VERIFIED_HUMAN", "only verified humans vote: claim ORO once with World ID first");
+    }
+    return normaliseNullifierHash(claim.nullifierHash);
+  }
+
+  async function vote(user: User, pollId: string, optionId: string, locale: Locale): Promise<PollView> {
+    const poll = await prisma.poll.findUnique({ where: { id: pollId }, include: { options: true } });
+    const now = new Date();
+    if (!poll || poll.opensAt > now) throw new ApiError(404, "POLL_NOT_FOUND", "there is no such poll");
+    if (statusOf(poll, now) === "closed") throw new ApiError(409, "POLL_CLOSED", "this poll is closed: votes can no longer change");
+    if (!poll.options.some((option) => option.id === optionId)) {
+      throw new ApiError(400, "OPTION_NOT_FOUND", "this option does not belong to the poll");
+    }
+    const nullifierHash = await humanOf(user);
+    const data = { optionId, userId: user.id };
+    const where = { pollId_nullifierHash: { pollId, nullifierHash } };
+    try {
+      await prisma.pollVote.upsert({ where, create: { pollId, nullifierHash, ...data }, update: data });
+    } catch (error) {
+      // Two first votes of one human at once: the other insert won; this one changes it.
+      if (!isUniqueViolation(error)) throw error;
+      await prisma.pollVote.update({ where, data });
+    }
+    const [view] = await present([poll], locale, user);
+    if (!view) throw new Error("poll vanished");
+    return view;
+  }
+
+  async function create(input: PollInput): Promise<PollWithOptions> {
+    const parsed = pollInputSchema.parse(input);
+    const opensAt = parsed.opensAt ? new Date(parsed.opensAt) : new Date();
+    const closesAt = parsed.closesAt ? new Date(parsed.closesAt) : null;
+    if (closesAt && closesAt <= opensAt) throw new Error("closesAt must come after opensAt");
+    return prisma.poll.create({
+      data: {
+        question: parsed.question,
+        opensAt,
+        closesAt,
+        options: { create: parsed.options.map((label, position) => ({ position, label })) },
+      },
+      include: { options: true },
+    });
+  }
+
+  /** Closes a poll now (votes are kept, and can no longer change). */
+  async function close(pollId: string): Promise<boolean> {
+    const { count } = await prisma.poll.updateMany({
+      where: { id: pollId, OR: [{ closesAt: null }, { closesAt: { gt: new Date() } }] },
+      data: { closesAt: new Date() },
+    });
+    return count === 1;
+  }
+
+  return { list, vote, create, close };
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database, Unlisten } from "../db/database.js";
+import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
+
+/** One cached indexer answer (JSON), when it was fetched and until when it is served without asking again. */
+export interface CachedAnswer {
+  body: unknown;
+  fetchedAt: number;
+  freshUntil: number;
+}
+
+/**
+ * Where streak answers live, per address and kind ("current", "claims:<limit>"). `clear` drops every kind
+ * of one address.
+ */
+export interface StreakCacheStore {
+  get(address: string, kind: string): Promise<CachedAnswer | undefined>;
+  set(address: string, kind: string, answer: CachedAnswer): Promise<void>;
+  clear(address: string): Promise<void>;
+  /** Drops answers fetched before `fetchedBefore` (too old even to be served stale). */
+  purge(fetchedBefore: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Values per address and kind, the oldest address evicted first beyond `maxAddresses`. */
+class AddressMap<V> {
+  private readonly byAddress = new Map<string, Map<string, V>>();
+
+  constructor(private readonly maxAddresses: number) {}
+
+  get(address: string, kind: string): V | undefined {
+    return this.byAddress.get(address)?.get(kind);
+  }
+
+  set(address: string, kind: string, value: V): void {
+    let kinds = this.byAddress.get(address);
+    if (!kinds) {
+      if (this.byAddress.size >= this.maxAddresses) {
+        const oldest = this.byAddress.keys().next();
+        if (!oldest.done) this.byAddress.delete(oldest.value);
+      }
+      kinds = new Map();
+      this.byAddress.set(address, kinds);
+    }
+    kinds.set(kind, value);
+  }
+
+  clear(address?: string): void {
+    if (address === undefined) this.byAddress.clear();
+    else this.byAddress.delete(address);
+  }
+
+  /** Deletes the values `drop` picks; returns how many. */
+  deleteWhere(drop: (value: V) => boolean): number {
+    let dropped = 0;
+    for (const [address, kinds] of this.byAddress) {
+      for (const [kind, value] of kinds) {
+        if (drop(value)) {
+          kinds.delete(kind);
+          dropped++;
+        }
+      }
+      if (kinds.size === 0) this.byAddress.delete(address);
+    }
+    return dropped;
+  }
+}
+
+/** In-process (one API process, or PGlite, which only one process can open). */
+export function createMemoryStore(maxAddresses = 100_000): StreakCacheStore {
+  const answers = new AddressMap<CachedAnswer>(maxAddresses);
+  return {
+    get: (address, kind) => Promise.resolve(answers.get(address, kind)),
+    set(address, kind, answer) {
+      answers.set(address, kind, answer);
+      return Promise.resolve();
+    },
+    clear(address) {
+      answers.clear(address);
+      return Promise.resolve();
+    },
+    purge: (fetchedBefore) => Promise.resolve(answers.deleteWhere((answer) => answer.fetchedAt < fetchedBefore)),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** The `streak_cache` table: shared by every API process on the same database. */
+export function createDatabaseStore(prisma: PrismaClient): StreakCacheStore {
+  return {
+    async get(address, kind) {
+      const row = await prisma.streakCacheEntry.findUnique({ where: { address_kind: { address, kind } } });
+      return row ? { body: row.body, fetchedAt: row.fetchedAt.getTime(), freshUntil: row.freshUntil.getTime() } : undefined;
+    },
+    async set(address, kind, answer) {
+      const data = { body: answer.body as Prisma.InputJsonValue, fetchedAt: new Date(answer.fetchedAt), freshUntil: new Date(answer.freshUntil) };
+      await prisma.streakCacheEntry.upsert({ where: { address_kind: { address, kind } }, create: { address, kind, ...data }, update: data });
+    },
+    async clear(address) {
+      await prisma.streakCacheEntry.deleteMany({ where: { address } });
+    },
+    async purge(fetchedBefore) {
+      return (await prisma.streakCacheEntry.deleteMany({ where: { fetchedAt: { lt: new Date(fetchedBefore) } } })).count;
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+export const STREAK_CACHE_CHANNEL = "oro_streak_cache";
+
+/**
+ * The shared table with an in-process copy in front, for speed: each process keeps what it read for
+ * `localTtlMs`. Whoever writes or clears an address NOTIFYs the others, which drop their copy at once, so
+ * a cleared streak is never served from another process's memory; after a lost LISTEN connection every
+ * copy is dropped (messages may have been missed), and `localTtlMs` bounds the damage of anything else.
+ */
+export async function createLayeredStore(options: {
+  shared: StreakCacheStore;
+  database: Database;
+  localTtlMs: number;
+  log: FastifyBaseLogger;
+}): Promise<StreakCacheStore> {
+  const { shared, database, localTtlMs } = options;
+  const self = randomUUID();
+  const local = new AddressMap<{ answer: CachedAnswer; localUntil: number }>(100_000);
+  let unlisten: Unlisten | undefined;
+  try {
+    unlisten = await database.listen(
+      STREAK_CACHE_CHANNEL,
+      (payload) => {
+        const [sender, address] = payload.split(":");
+        if (sender !== self && address) local.clear(address);
+      },
+      () => local.clear(),
+    );
+  } catch (error) {
+    // Without the broadcast, another process's clear would not reach this one: no local copies then.
+    options.log.warn({ err: error }, "streak cache: LISTEN failed; serving from the shared table only");
+  }
+
+  async function broadcast(address: string): Promise<void> {
+    await database.prisma.$executeRaw`SELECT pg_notify(${STREAK_CACHE_CHANNEL}, ${`${self}:${address}`})`;
+  }
+
+  const keepLocally = unlisten !== undefined && localTtlMs > 0;
+
+  return {
+    async get(address, kind) {
+      if (keepLocally) {
+        const copy = local.get(address, kind);
+        if (copy && copy.localUntil > Date.now()) return copy.answer;
+      }
+      const answer = await shared.get(address, kind);
+      if (answer && keepLocally) local.set(address, kind, { answer, localUntil: Date.now() + localTtlMs });
+      return answer;
+    },
+    async set(address, kind, answer) {
+      await shared.set(address, kind, answer);
+      await broadcast(address);
+      if (keepLocally) local.set(address, kind, { answer, localUntil: Date.now() + localTtlMs });
+    },
+    async clear(address) {
+      local.clear(address);
+      await shared.clear(address);
+      await broadcast(address);
+    },
+    purge: (fetchedBefore) => shared.purge(fetchedBefore),
+    async close() {
+      await unlisten?.();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Address } from "viem";
+import { ApiError } from "./errors.js";
+import { IndexerUnavailableError, type IndexedStreak, type IndexerClient } from "./indexer.js";
+import type { CachedAnswer, StreakCacheStore } from "./streak-cache.js";
+
+/** A claim as the API hands it on: the indexer's fields, the amount in wei as a decimal string. */
+export interface ClaimView {
+  transactionHash: string;
+  blockNumber: number;
+  logIndex: number;
+  timestamp: number;
+  receiver: string;
+  nullifierHash: string;
+  amount: string;
+  numOfMints: number;
+  streak: number;
+}
+
+/** Whether the answer is the indexer's latest, or the last one cached while the indexer is down. */
+export interface Freshness {
+  stale: boolean;
+  cachedAt: string;
+}
+
+export type StreakView = IndexedStreak & Freshness;
+export type ClaimsView = { claims: ClaimView[] } & Freshness;
+
+export interface StreakServiceOptions {
+  indexer: IndexerClient;
+  store: StreakCacheStore;
+  ttlMs: number;
+  maxAgeMs: number;
+  log: FastifyBaseLogger;
+}
+
+export type StreakService = ReturnType<typeof createStreakService>;
+
+/**
+ * The indexer's streak answers through a cache. A fresh answer is served from the cache; a stale or
+ * missing one is fetched (one request per address and kind at a time in this process, however many callers
+ * wait); when the indexer does not answer within its timeout, the last cached answer is served with
+ * `stale: true`, and without one the caller gets 503 STREAK_UNAVAILABLE. A broken cache store never
+ * breaks the route: it is logged and the indexer is asked directly.
+ */
+export function createStreakService(options: StreakServiceOptions) {
+  const { indexer, store, log } = options;
+  const inFlight = new Map<string, Promise<CachedAnswer>>();
+
+  async function cached(address: string, kind: string): Promise<CachedAnswer | undefined> {
+    try {
+      return await store.get(address, kind);
+    } catch (error) {
+      log.warn({ err: error }, "streak cache read failed");
+      return undefined;
+    }
+  }
+
+  function refresh(address: string, kind: string, fetch: () => Promise<unknown>): Promise<CachedAnswer> {
+    const key = `${address}|${kind}`;
+    const running = inFlight.get(key);
+    if (running) return running;
+    const next = (async () => {
+      const body = await fetch();
+      const now = Date.now();
+      const answer = { body, fetchedAt: now, freshUntil: now + options.ttlMs };
+      await store.set(address, kind, answer).catch((error: unknown) => log.warn({ err: error }, "streak cache write failed"));
+      return answer;
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, next);
+    return next;
+  }
+
+  async function read(address: Address, kind: string, bypassCache: boolean, fetch: () => Promise<unknown>) {
+    const lower = address.toLowerCase();
+    const hit = bypassCache ? undefined : await cached(lower, kind);
+    if (hit && hit.freshUntil > Date.now()) return { answer: hit, stale: false };
+    try {
+      return { answer: await refresh(lower, kind, fetch), stale: false };
+    } catch (error) {
+      if (!(error instanceof IndexerUnavailableError)) throw error;
+      const last = hit ?? (await cached(lower, kind));
+      if (last && last.fetchedAt > Date.now() - options.maxAgeMs) {
+        log.warn({ err: error, address: lower, kind }, "indexer unavailable: serving the cached streak answer as stale");
+        return { answer: last, stale: true };
+      }
+      throw new ApiError(503, "STREAK_UNAVAILABLE", "the streak service (indexer) does not answer and nothing is cached for this address: try again shortly");
+    }
+  }
+
+  const freshness = (answer: CachedAnswer, stale: boolean): Freshness => ({ stale, cachedAt: new Date(answer.fetchedAt).toISOString() });
+
+  async function current(address: Address, { bypassCache }: { bypassCache: boolean }): Promise<StreakView> {
+    const { answer, stale } = await read(address, "current", bypassCache, () => indexer.streak(address));
+    const streak = answer.body as IndexedStreak;
+    // A cached answer may outlive the streak: it lapses once streakExpiresAt has passed.
+    const lapsed = streak.streakExpiresAt !== null && Date.now() / 1000 > streak.streakExpiresAt;
+    return { ...streak, currentStreak: lapsed ? 0 : streak.currentStreak, ...freshness(answer, stale) };
+  }
+
+  async function claims(address: Address, limit: number, { bypassCache }: { bypassCache: boolean }): Promise<ClaimsView> {
+    const { answer, stale } = await read(address, `claims:${limit}`, bypassCache, async () => {
+      const list = await indexer.claims(address, limit);
+      return { claims: list.map((claim): ClaimView => ({ ...claim, amount: claim.amount.toString() })) };
+    });
+    return { ...(answer.body as { claims: ClaimView[] }), ...freshness(answer, stale) };
+  }
+
+  async function clear(address: Address): Promise<void> {
+    await store.clear(address.toLowerCase());
+  }
+
+  async function purge(): Promise<number> {
+    return store.purge(Date.now() - options.maxAgeMs);
+  }
+
+  return { current, claims, clear, purge, close: () => store.close() };
+}
