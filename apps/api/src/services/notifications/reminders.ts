@@ -165,20 +165,20 @@ export function createReminderService(options: ReminderServiceOptions) {
     }
     const byAddress = new Map(results.map((result) => [result.address.toLowerCase(), result]));
     const sentAt = new Date();
+    const sent = jobs.filter((job) => byAddress.get(job.address)?.sent === true);
+    await prisma.notificationJob.updateMany({
+      where: { id: { in: sent.map((job) => job.id) } },
+      data: { status: "sent", sentAt, lockedUntil: null, result: "sent" },
+    });
+    summary.sent += sent.length;
     for (const job of jobs) {
       const result = byAddress.get(job.address);
-      const sent = result?.sent === true;
+      if (result?.sent === true) continue;
       await prisma.notificationJob.update({
         where: { id: job.id },
-        data: {
-          status: sent ? "sent" : "not_delivered",
-          sentAt: sent ? sentAt : null,
-          lockedUntil: null,
-          result: sent ? "sent" : (result?.reason ?? "not delivered").slice(0, 500),
-        },
+        data: { status: "not_delivered", lockedUntil: null, result: (result?.reason ?? "not delivered").slice(0, 500) },
       });
-      if (sent) summary.sent++;
-      else summary.notDelivered++;
+      summary.notDelivered++;
     }
     log.info({ transport: transport.name, sent: summary.sent, notDelivered: summary.notDelivered }, "reminders sent");
   }

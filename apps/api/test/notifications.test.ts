@@ -1,0 +1,333 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomUUID } from "node:crypto";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { CLAIM_REMINDER } from "../src/services/notifications/messages.js";
+import { LOCALES } from "../src/services/locales.js";
+import { createTestApp, type TestApp } from "./helpers/app.js";
+import { FakeIndexer } from "./helpers/fake-indexer.js";
+import { newUser, type TestUser } from "./helpers/referrals.js";
+import { bearer } from "./helpers/siwe.js";
+
+const indexer = new FakeIndexer();
+let t: TestApp;
+let human = 9_000n;
+const env = { RATE_LIMIT_PER_ADDRESS: "1000", RATE_LIMIT_PER_IP: "100000" };
+
+beforeAll(async () => {
+  t = await createTestApp({ indexer, env });
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(() => {
+  indexer.down = false;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const prisma = () => t.db.database.prisma;
+
+function post(path: string, user: TestUser | undefined, query: Record<string, string>, app = t.app) {
+  return app.inject({
+    method: "POST",
+    url: `/api/notifications/${path}?${new URLSearchParams(query).toString()}`,
+    ...(user ? { headers: bearer(user.token) } : {}),
+  });
+}
+
+/** Runs the workers' step at a moment `ms` from now (only Date is faked: the database keeps its timers). */
+async function runAt(ms: number, app = t.app) {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + ms });
+  try {
+    return await app.services.reminders.runOnce();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+describe("POST /api/notifications/set_locale", () => {
+  it("stores the user's language; a region or Tagalog maps to ours, anything else to en", async () => {
+    const user = await newUser(t.app);
+    for (const [sent, stored] of [["es", "es"], ["pt-BR", "pt"], ["tl", "fil"], ["JA", "ja"], ["xx", "en"], ["<script>", "en"]]) {
+      const response = await post("set_locale", user, { userAddress: user.address, locale: sent ?? "" });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ locale: stored });
+      expect((await prisma().notificationPreference.findUniqueOrThrow({ where: { address: user.address } })).locale).toBe(stored);
+    }
+  });
+
+  it("needs a session for that address (401, 403) and a locale (400)", async () => {
+    const user = await newUser(t.app);
+    const other = await newUser(t.app);
+    expect((await post("set_locale", undefined, { userAddress: user.address, locale: "es" })).statusCode).toBe(401);
+    const forbidden = await post("set_locale", other, { userAddress: user.address, locale: "es" });
+    expect(forbidden.statusCode).toBe(403);
+    const missing = await post("set_locale", user, { userAddress: user.address });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ issues: [{ field: "querystring.locale" }] });
+    const long = await post("set_locale", user, { userAddress: user.address, locale: "x".repeat(36) });
+    expect(long.json()).toMatchObject({ issues: [{ field: "querystring.locale", rule: "too_big" }] });
+  });
+});
+
+describe("POST /api/notifications/oro_claim", () => {
+  it("schedules one reminder for the moment the next claim opens, and moves it when asked again", async () => {
+    const user = await newUser(t.app);
+    const mintedAt = Math.floor(Date.now() / 1000) - 100;
+    indexer.mint(user.account.address, ++human, mintedAt);
+
+    const first = await post("oro_claim", user, { userAddress: user.address, locale: "ko" });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ scheduledFor: new Date((mintedAt + indexer.wait) * 1000).toISOString(), locale: "ko", replaced: false });
+
+    indexer.mint(user.account.address, human, mintedAt + indexer.wait + 5);
+    const second = await post("oro_claim", user, { userAddress: user.address, locale: "ja" });
+    expect(second.json()).toMatchObject({ scheduledFor: new Date((mintedAt + 2 * indexer.wait + 5) * 1000).toISOString(), replaced: true });
+
+    const jobs = await prisma().notificationJob.findMany({ where: { address: user.address } });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ status: "pending", locale: "ja", kind: "oro_claim" });
+  });
+
+  it("right after a claim the indexer has not seen yet: now + the wait", async () => {
+    const user = await newUser(t.app);
+    const before = Date.now();
+    const response = await post("oro_claim", user, { userAddress: user.address, locale: "en" });
+    const scheduledFor = Date.parse(response.json<{ scheduledFor: string }>().scheduledFor);
+    expect(scheduledFor).toBeGreaterThanOrEqual(before + indexer.wait * 1000 - 1_000);
+    expect(scheduledFor).toBeLessThanOrEqual(Date.now() + indexer.wait * 1000);
+  });
+
+  it("100 concurrent requests of one user leave one pending reminder", async () => {
+    const user = await newUser(t.app);
+    indexer.mint(user.account.address, ++human);
+    const responses = await Promise.all(Array.from({ length: 100 }, () => post("oro_claim", user, { userAddress: user.address, locale: "en" })));
+    expect(responses.every((response) => response.statusCode === 200)).toBe(true);
+    expect(await prisma().notificationJob.count({ where: { address: user.address, status: "pending" } })).toBe(1);
+  });
+
+  it("answers 503 REMINDER_UNAVAILABLE while the indexer is down, and needs a session", async () => {
+    const user = await newUser(t.app);
+    indexer.down = true;
+    const response = await post("oro_claim", user, { userAddress: user.address, locale: "en" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ error: "REMINDER_UNAVAILABLE" });
+    indexer.down = false;
+    expect((await post("oro_claim", undefined, { userAddress: user.address, locale: "en" })).statusCode).toBe(401);
+  });
+});
+
+describe("sending reminders (development outbox)", () => {
+  it("sends nothing before the claim opens, then once, in the user's language, with a deep link", async () => {
+    const user = await newUser(t.app);
+    indexer.mint(user.account.address, ++human);
+    await post("oro_claim", user, { userAddress: user.address, locale: "th" });
+
+    await runAt(indexer.wait * 1000 - 60_000);
+    expect(await prisma().notificationOutbox.count({ where: { address: user.address } })).toBe(0);
+
+    await runAt(indexer.wait * 1000 + 1_000);
+    const sent = await prisma().notificationOutbox.findMany({ where: { address: user.address } });
+    expect(sent).toEqual([
+      expect.objectContaining({ language: "th", title: CLAIM_REMINDER.th.title, message: CLAIM_REMINDER.th.message }),
+    ]);
+    expect(sent[0]?.miniAppPath).toBe(`worldapp://mini-app?app_id=${t.config.notifications.appId}&path=%2F`);
+    expect(await prisma().notificationJob.findFirst({ where: { address: user.address } })).toMatchObject({ status: "sent", result: "sent" });
+
+    await runAt(indexer.wait * 1000 + 120_000);
+    expect(await prisma().notificationOutbox.count({ where: { address: user.address } })).toBe(1);
+  });
+
+  it("has the reminder in all eight languages, within World App's lengths", async () => {
+    const users = await Promise.all(LOCALES.map(() => newUser(t.app)));
+    for (const [i, locale] of LOCALES.entries()) {
+      const user = users[i];
+      if (!user) throw new Error("no user");
+      indexer.mint(user.account.address, ++human);
+      await post("oro_claim", user, { userAddress: user.address, locale });
+    }
+    await runAt(indexer.wait * 1000 + 1_000);
+    const rows = await prisma().notificationOutbox.findMany({ where: { address: { in: users.map((user) => user.address) } } });
+    expect(new Set(rows.map((row) => row.language))).toEqual(new Set(LOCALES));
+    for (const row of rows) {
+      const text = CLAIM_REMINDER[row.language as keyof typeof CLAIM_REMINDER];
+      expect(row).toMatchObject({ title: text.title, message: text.message });
+      expect([...text.title].length).toBeLessThanOrEqual(30);
+      expect([...text.message].length).toBeLessThanOrEqual(200);
+      if (row.language !== "en") expect(text.message).not.toBe(CLAIM_REMINDER.en.message);
+    }
+  });
+
+  it("survives a restart: a reminder scheduled by one process is sent by the next", async () => {
+    const before = await createTestApp({ indexer, env, testDatabase: t.db });
+    const user = await newUser(before.app);
+    indexer.mint(user.account.address, ++human);
+    await post("oro_claim", user, { userAddress: user.address, locale: "id" }, before.app);
+    await before.close();
+
+    const after = await createTestApp({ indexer, env, testDatabase: t.db });
+    try {
+      const summary = await runAt(indexer.wait * 1000 + 1_000, after.app);
+      expect(summary.sent).toBeGreaterThanOrEqual(1);
+      expect(await prisma().notificationOutbox.findMany({ where: { address: user.address } })).toEqual([
+        expect.objectContaining({ language: "id", title: CLAIM_REMINDER.id.title }),
+      ]);
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("two workers running at once deliver each reminder exactly once", async () => {
+    const other = await createTestApp({ indexer, env, testDatabase: t.db });
+    try {
+      const dueAt = new Date(Date.now() - 1_000);
+      const addresses = Array.from({ length: 60 }, () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase());
+      await prisma().notificationJob.createMany({
+        data: addresses.map((address) => ({ id: randomUUID(), kind: "oro_claim", address, locale: "es", dueAt })),
+      });
+      const [a, b] = await Promise.all([t.app.services.reminders.runOnce(), other.app.services.reminders.runOnce()]);
+      expect((a?.sent ?? 0) + (b?.sent ?? 0)).toBe(60);
+      const rows = await prisma().notificationOutbox.findMany({ where: { address: { in: addresses } } });
+      expect(rows).toHaveLength(60);
+      expect(new Set(rows.map((row) => row.jobId)).size).toBe(60);
+      expect(await prisma().notificationJob.count({ where: { address: { in: addresses }, status: "sent" } })).toBe(60);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("never resends a reminder whose worker stopped while sending (at most once)", async () => {
+    const address = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const job = await prisma().notificationJob.create({
+      data: { kind: "oro_claim", address, locale: "en", dueAt: new Date(Date.now() - 60_000), status: "sending", lockedUntil: new Date(Date.now() - 1_000), attempts: 1 },
+    });
+    const summary = await t.app.services.reminders.runOnce();
+    expect(summary.abandoned).toBeGreaterThanOrEqual(1);
+    expect(await prisma().notificationJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "abandoned" });
+    expect(await prisma().notificationOutbox.count({ where: { address } })).toBe(0);
+  });
+});
+
+interface PortalRequest {
+  authorization: string | undefined;
+  body: { app_id: string; wallet_addresses: string[]; localisations: { language: string; title: string; message: string }[]; mini_app_path: string };
+}
+
+describe("the World App transport, against a stand-in for the developer portal", () => {
+  let portal: Server;
+  let app: TestApp;
+  const requests: PortalRequest[] = [];
+  /** Addresses whose owner has not enabled notifications for the app. */
+  const disabled = new Set<string>();
+  let failWith: number | undefined;
+  const appId = "app_0123456789abcdef";
+
+  const readBody = (request: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let text = "";
+      request.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      request.on("end", () => resolve(text));
+    });
+
+  beforeAll(async () => {
+    // The portal's request and answer shapes: POST /api/v2/minikit/send-notification with a bearer API key,
+    // at most 1,000 wallet_addresses, answering { success, status, result: [{ walletAddress, sent, reason? }] }.
+    portal = createServer((request, response) => {
+      void readBody(request).then((text) => {
+        const reply = (status: number, body: unknown) => {
+          response.writeHead(status, { "content-type": "application/json" });
+          response.end(JSON.stringify(body));
+        };
+        if (request.method !== "POST" || request.url !== "/api/v2/minikit/send-notification") return reply(404, { code: "not_found" });
+        if (request.headers.authorization !== "Bearer portal-key") return reply(401, { code: "unauthorized" });
+        const body = JSON.parse(text) as PortalRequest["body"];
+        requests.push({ authorization: request.headers.authorization, body });
+        if (failWith) return reply(failWith, { code: "failure" });
+        if (body.wallet_addresses.length > 1_000) return reply(400, { code: "too_many_addresses" });
+        return reply(200, {
+          success: true,
+          status: 200,
+          result: body.wallet_addresses.map((walletAddress) =>
+            disabled.has(walletAddress)
+              ? { walletAddress, sent: false, reason: "User has notification disabled for this mini app" }
+              : { walletAddress, sent: true },
+          ),
+        });
+      });
+    });
+    await new Promise<void>((resolve) => portal.listen(0, "127.0.0.1", resolve));
+    app = await createTestApp({
+      indexer,
+      env: {
+        ...env,
+        NOTIFICATIONS_TRANSPORT: "world-app",
+        WORLD_APP_ID: appId,
+        WORLD_APP_API_KEY: "portal-key",
+        WORLD_APP_API_URL: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`,
+        NOTIFICATION_MINI_APP_PATH: "/?from=reminder",
+      },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    portal.closeAllConnections();
+    await new Promise((resolve) => portal.close(resolve));
+  });
+  beforeEach(() => {
+    requests.length = 0;
+    failWith = undefined;
+  });
+
+  const db = () => app.db.database.prisma;
+
+  async function dueJobs(count: number) {
+    const addresses = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase());
+    await db().notificationJob.createMany({
+      data: addresses.map((address, i) => ({ id: randomUUID(), kind: "oro_claim", address, locale: LOCALES[i % LOCALES.length] ?? "en", dueAt: new Date(Date.now() - 1_000) })),
+    });
+    return addresses;
+  }
+
+  it("sends at most 1,000 addresses per request, every language, the deep link, and records each address's result", async () => {
+    const addresses = await dueJobs(1_005);
+    disabled.add(addresses[3] ?? "");
+    disabled.add(addresses[1_004] ?? "");
+
+    const summary = await app.app.services.reminders.runOnce();
+    expect(summary).toMatchObject({ sent: 1_003, notDelivered: 2 });
+    expect(requests.map((request) => request.body.wallet_addresses.length).sort((a, b) => a - b)).toEqual([5, 1_000]);
+    for (const { body } of requests) {
+      expect(body.app_id).toBe(appId);
+      expect(body.mini_app_path).toBe(`worldapp://mini-app?app_id=${appId}&path=%2F%3Ffrom%3Dreminder`);
+      expect(body.localisations.map((entry) => entry.language).sort()).toEqual([...LOCALES].sort());
+      expect(body.localisations.find((entry) => entry.language === "es")).toEqual({ language: "es", ...CLAIM_REMINDER.es });
+    }
+    const notDelivered = await db().notificationJob.findMany({ where: { address: { in: addresses }, status: "not_delivered" } });
+    expect(notDelivered.map((job) => job.address).sort()).toEqual([addresses[3], addresses[1_004]].sort());
+    expect(notDelivered[0]?.result).toMatch(/notification disabled/);
+    expect(await db().notificationJob.count({ where: { address: { in: addresses }, status: "sent", sentAt: { not: null } } })).toBe(1_003);
+    expect(await db().notificationOutbox.count()).toBe(0);
+  });
+
+  it("retries later after a 5xx, and gives up at once on a refusal such as a bad request", async () => {
+    failWith = 503;
+    const [retried] = await dueJobs(1);
+    expect(await app.app.services.reminders.runOnce()).toMatchObject({ retried: 1, sent: 0 });
+    const job = await db().notificationJob.findFirstOrThrow({ where: { address: retried } });
+    expect(job).toMatchObject({ status: "pending", attempts: 1 });
+    expect(job.dueAt.getTime()).toBeGreaterThan(Date.now());
+    expect(job.lastError).toMatch(/503/);
+
+    failWith = 400;
+    const [refused] = await dueJobs(1);
+    expect(await app.app.services.reminders.runOnce()).toMatchObject({ failed: 1 });
+    expect(await db().notificationJob.findFirstOrThrow({ where: { address: refused } })).toMatchObject({ status: "failed" });
+
+    failWith = undefined;
+    expect(await runAt(10 * 60_000, app.app)).toMatchObject({ sent: 1 });
+    expect(await db().notificationJob.findFirstOrThrow({ where: { address: retried } })).toMatchObject({ status: "sent", attempts: 2 });
+  });
+});
