@@ -117,6 +117,28 @@ describe("after a successful claim", () => {
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
+  it("shows no email form when the API already has the user's email (given on another device), and remembers it", async () => {
+    writeStored("hasSeenNotificationModal", true);
+    const app = await claimSuccessfully({ emailSubmitted: true, swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 } });
+    await flush(1000);
+    await flush(0);
+    expect(names(app)).toContain("getEmailSubmitted");
+    expect(screen.queryByRole("textbox", { name: "Email" })).not.toBeInTheDocument();
+    expect(readStored("emailSubmitted")).toBe(true);
+  });
+
+  it.each([
+    [4.99, false],
+    [5, true],
+  ])("an Eligible swap reward at %s USD is a success offered in the modal: %s", async (totalSwapVolumeUsd, offered) => {
+    writeStored("hasSeenNotificationModal", true);
+    await claimSuccessfully({ swapReward: { rewardStatus: "Eligible", totalSwapVolumeUsd } });
+    await flush(4000);
+    await flush(0);
+    if (offered) expect(screen.getByRole("dialog", { name: "You earned a swap reward" })).toHaveTextContent("You swapped $5.00");
+    else expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
   it("shows no reminder modal where notifications are not available", async () => {
     await claimSuccessfully({ notificationsAvailable: false, swapReward: { rewardStatus: "Claimed", totalSwapVolumeUsd: 9 } });
     await flush(5000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiNotWiredError, ApiRequestError, createOroApi } from "../src/lib/api";
+import { ApiRequestError, createOroApi, toApiLocale } from "../src/lib/api";
 import { USER } from "./fakes";
 
 /** The API module on the generated client, against a recorded fetch. */
@@ -44,9 +44,48 @@ describe("API module", () => {
     expect(error).toMatchObject({ status: 401, code: "NONCE_REUSED" });
   });
 
-  it("fails clearly for endpoints whose client is not generated yet", async () => {
-    const { api, requests } = withFetch(() => json({}));
-    await expect(api.getCurrentStreak(USER, { bypassCache: false })).rejects.toBeInstanceOf(ApiNotWiredError);
-    expect(requests).toHaveLength(0);
+  it("reads the streak with bypassCache=true only when asked, and keeps the API's message on failure", async () => {
+    const { api, requests } = withFetch((request) =>
+      new URL(request.url).searchParams.get("bypassCache") === "true"
+        ? json({ error: "STREAK_UNAVAILABLE", message: "The streak service is not answering" }, 503)
+        : json({ address: USER.toLowerCase(), currentStreak: 3, longestStreak: 5, numOfMints: 4, lastMintedAt: 1, nextMintAt: 2, streakExpiresAt: 3, nullifierHash: "0x1", cachedAt: "2030-01-01T00:00:00.000Z", stale: false }),
+    );
+    expect(await api.getCurrentStreak(USER, { bypassCache: false })).toEqual({ currentStreak: 3, longestStreak: 5 });
+    expect(new URL(requests[0]?.url ?? "").searchParams.has("bypassCache")).toBe(false);
+    await expect(api.getCurrentStreak(USER, { bypassCache: true })).rejects.toThrow("The streak service is not answering");
+    expect(new URL(requests[1]?.url ?? "").pathname).toBe("/api/streaks/current");
+  });
+
+  it("sends the notification calls with the lower-case address and a two-letter locale", async () => {
+    const { api, requests } = withFetch(() => json({ locale: "fil", scheduledFor: "2030-01-01T00:00:00.000Z", replaced: false }));
+    await api.setNotificationLocale(USER, "fil");
+    await api.scheduleClaimReminder(USER, "pt-BR");
+    const [locale, reminder] = requests.map((request) => new URL(request.url));
+    expect(requests.map((request) => request.method)).toEqual(["POST", "POST"]);
+    expect(locale?.pathname).toBe("/api/notifications/set_locale");
+    expect(Object.fromEntries(locale?.searchParams ?? [])).toEqual({ userAddress: USER.toLowerCase(), locale: "tl" });
+    expect(reminder?.pathname).toBe("/api/notifications/oro_claim");
+    expect(Object.fromEntries(reminder?.searchParams ?? [])).toEqual({ userAddress: USER.toLowerCase(), locale: "pt" });
+  });
+
+  it("maps every app language to a two-letter code (Filipino as tl) and anything else to en", () => {
+    expect(["en", "es", "fil", "id", "ja", "ko", "pt", "th"].map(toApiLocale)).toEqual(["en", "es", "tl", "id", "ja", "ko", "pt", "th"]);
+    expect(toApiLocale("JA-jp")).toBe("ja");
+    expect(toApiLocale("de")).toBe("en");
+    expect(toApiLocale(undefined)).toBe("en");
+  });
+
+  it("keys token prices by the lower-case address whatever case the answer uses", async () => {
+    const { api, requests } = withFetch(() => json({ [USER]: { priceUsd: 0.02, percentChange24hr: -1.5 } }));
+    expect(await api.getTokenPrices([USER])).toEqual({ [USER.toLowerCase()]: { priceUsd: 0.02, percentChange24hr: -1.5 } });
+    expect(new URL(requests[0]?.url ?? "").searchParams.getAll("tokenAddresses")).toEqual([USER]);
+  });
+
+  it("posts the email with the bearer token", async () => {
+    const { api, requests } = withFetch(() => json({ submitted: true, submittedAt: "2030-01-01T00:00:00.000Z" }));
+    await api.submitEmail(USER, "ana@example.com");
+    expect(requests[0]?.method).toBe("POST");
+    expect(requests[0]?.headers.get("authorization")).toBe("Bearer session-token");
+    expect(await requests[0]?.json()).toEqual({ email: "ana@example.com" });
   });
 });

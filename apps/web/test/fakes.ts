@@ -35,6 +35,8 @@ export interface FakeOptions {
   balanceWei?: bigint | Error;
   price?: TokenPrice | null;
   swapReward?: SwapReward;
+  /** What the API answers to GET /api/user/email (default: not submitted). */
+  emailSubmitted?: boolean;
   notificationsAvailable?: boolean;
   permissionOutcome?: NotificationPermissionOutcome;
   verifyError?: Error;
@@ -77,6 +79,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     getIsInUS: () => Promise.resolve(false),
     getSwapReward: (address) => (record("getSwapReward", address), Promise.resolve(options.swapReward ?? { rewardStatus: "Eligible", totalSwapVolumeUsd: 12.5 })),
     submitEmail: (address, email) => (record("submitEmail", address, email), Promise.resolve()),
+    getEmailSubmitted: (address) => (record("getEmailSubmitted", address), Promise.resolve(options.emailSubmitted ?? false)),
     getTokenPrices: (tokens) => {
       record("getTokenPrices", tokens);
       const price = options.price === undefined ? { priceUsd: 0.0234, percentChange24hr: 3.4 } : options.price;

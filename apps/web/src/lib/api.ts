@@ -4,8 +4,9 @@ import type { SignedWorldIdRequest } from "./world-app/verify";
 
 /**
  * The ORO API as the web app uses it: the one module through which every server call goes (spec section 7).
- * Its implementation is built on the typed client that apps/api generates into @oro/clients; until an
- * endpoint's client exists, that method fails with ApiNotWiredError (see `createOroApi`).
+ * Its implementation is built on the typed client that apps/api generates into @oro/clients (`createApiClient`);
+ * the session's bearer token goes with every call, which the private routes (email, swap reward, reminder,
+ * World ID request) require.
  */
 export interface SignInNonce {
   nonce: string;
@@ -54,17 +55,11 @@ export interface OroApi {
   getIsInUS(userAddress: Address): Promise<boolean>;
   getSwapReward(userAddress: Address): Promise<SwapReward>;
   submitEmail(userAddress: Address, email: string): Promise<void>;
+  /** Whether the user has already given an email (the post-claim form then stays hidden). */
+  getEmailSubmitted(userAddress: Address): Promise<boolean>;
   /** Keyed by lower-case token address; an unknown token is absent. */
   getTokenPrices(tokenAddresses: readonly Address[]): Promise<Record<string, TokenPrice>>;
   getWorldIdRequest(userAddress: Address): Promise<SignedWorldIdRequest>;
-}
-
-/** A call whose generated client does not exist yet in @oro/clients. */
-export class ApiNotWiredError extends Error {
-  override readonly name = "ApiNotWiredError";
-  constructor(readonly endpoint: string) {
-    super(`${endpoint} is not available: its typed client is not generated yet`);
-  }
 }
 
 /** A non-2xx answer of the API, with its stable error code (the `error` field of ErrorResponse). */
@@ -98,17 +93,27 @@ function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T
   );
 }
 
+/** The app's languages as the notification calls take them: a two-letter code (spec section 7). */
+const API_LOCALES = ["en", "es", "tl", "id", "ja", "ko", "pt", "th"] as const;
+export type ApiLocale = (typeof API_LOCALES)[number];
+
 /**
- * The API on the generated client of @oro/clients (`createApiClient`). TODO(api-client): the endpoints of the
- * second API issue (streaks, notifications, user, erc20 token price, World ID request) are not in the generated
- * client yet; those methods fail with ApiNotWiredError until it is regenerated, then each becomes one call below.
+ * The app's language as the two-letter code the notification calls send: the primary subtag, lower case;
+ * Filipino ('fil', which has no two-letter code of its own) is sent as Tagalog's 'tl', which the API stores as
+ * 'fil'; anything else is 'en'. Both set_locale and oro_claim send this same value.
  */
+export function toApiLocale(language: string | undefined): ApiLocale {
+  const primary = (language ?? "").trim().toLowerCase().split(/[-_]/)[0] ?? "";
+  if (primary === "fil") return "tl";
+  return (API_LOCALES as readonly string[]).includes(primary) ? (primary as ApiLocale) : "en";
+}
+
+/** The API on the generated client of @oro/clients (`createApiClient`): one call per method. */
 export function createOroApi(options: ApiOptions): OroApi {
   const client = createApiClient(options.baseUrl || window.location.origin, {
     token: options.token,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const notWired = (endpoint: string) => () => Promise.reject(new ApiNotWiredError(endpoint));
   return {
     async getSignInNonce() {
       const { nonce, statement } = unwrap(await client.GET("/api/auth/nonce"));
@@ -117,14 +122,44 @@ export function createOroApi(options: ApiOptions): OroApi {
     async signIn(body) {
       return unwrap(await client.POST("/api/auth/siwe", { body }));
     },
-    getCurrentStreak: notWired("GET /api/streaks/current"),
-    clearStreakCache: notWired("GET /api/streaks/clear-streak-cache"),
-    setNotificationLocale: notWired("POST /api/notifications/set_locale"),
-    scheduleClaimReminder: notWired("POST /api/notifications/oro_claim"),
-    getIsInUS: notWired("GET /api/user/is-in-us"),
-    getSwapReward: notWired("GET /api/user/uno_rewards"),
-    submitEmail: notWired("POST /api/user/email"),
-    getTokenPrices: notWired("GET /api/erc20/token-price"),
-    getWorldIdRequest: notWired("POST /api/world-id/request"),
+    async getCurrentStreak(userAddress, { bypassCache }) {
+      const query = bypassCache ? { userAddress, bypassCache: "true" as const } : { userAddress };
+      const { currentStreak, longestStreak } = unwrap(await client.GET("/api/streaks/current", { params: { query } }));
+      return { currentStreak, longestStreak };
+    },
+    async clearStreakCache(userAddress) {
+      unwrap(await client.GET("/api/streaks/clear-streak-cache", { params: { query: { userAddress } } }));
+    },
+    async setNotificationLocale(userAddress, locale) {
+      const query = { userAddress: userAddress.toLowerCase(), locale: toApiLocale(locale) };
+      unwrap(await client.POST("/api/notifications/set_locale", { params: { query } }));
+    },
+    async scheduleClaimReminder(userAddress, locale) {
+      const query = { userAddress: userAddress.toLowerCase(), locale: toApiLocale(locale) };
+      unwrap(await client.POST("/api/notifications/oro_claim", { params: { query } }));
+    },
+    async getIsInUS(userAddress) {
+      return unwrap(await client.GET("/api/user/is-in-us", { params: { query: { userAddress } } })).isInUS;
+    },
+    async getSwapReward(userAddress) {
+      const { rewardStatus, totalSwapVolumeUsd } = unwrap(await client.GET("/api/user/uno_rewards", { params: { query: { userAddress } } }));
+      return { rewardStatus, totalSwapVolumeUsd };
+    },
+    async submitEmail(userAddress, email) {
+      unwrap(await client.POST("/api/user/email", { params: { query: { userAddress } }, body: { email } }));
+    },
+    async getEmailSubmitted(userAddress) {
+      return unwrap(await client.GET("/api/user/email", { params: { query: { userAddress } } })).submitted;
+    },
+    async getTokenPrices(tokenAddresses) {
+      const prices = unwrap(await client.GET("/api/erc20/token-price", { params: { query: { tokenAddresses: [...tokenAddresses] } } }));
+      const byAddress: Record<string, TokenPrice> = {};
+      for (const [token, { priceUsd, percentChange24hr }] of Object.entries(prices)) byAddress[token.toLowerCase()] = { priceUsd, percentChange24hr };
+      return byAddress;
+    },
+    async getWorldIdRequest(userAddress) {
+      const { rp_id, nonce, created_at, expires_at, signature } = unwrap(await client.POST("/api/world-id/request", { params: { query: { userAddress } } }));
+      return { rp_id, nonce, created_at, expires_at, signature };
+    },
   };
 }

@@ -131,7 +131,15 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     const timers = [
       window.setTimeout(() => void streak.reload(), STREAK_RELOAD_DELAY_MS),
       window.setTimeout(() => {
-        if (!readStored("emailSubmitted")) setShowEmailForm(true);
+        if (readStored("emailSubmitted")) return;
+        // The API knows an email given on another device; if it cannot say, the form shows.
+        void api
+          .getEmailSubmitted(address)
+          .catch(() => false)
+          .then((submitted) => {
+            if (submitted) writeStored("emailSubmitted", true);
+            else setShowEmailForm(true);
+          });
       }, EMAIL_FORM_DELAY_MS),
       window.setTimeout(() => {
         if (!wallet.notificationsAvailable() || readStored("hasSeenNotificationModal")) return;

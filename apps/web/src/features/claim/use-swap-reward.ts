@@ -5,9 +5,16 @@ import { useServices } from "../../lib/services";
 
 export const swapRewardKey = (address: Address | null) => ["swap-reward", address] as const;
 
-/** The swap-reward modal is offered unless the reward is Ineligible or already Claimed. */
+/** A swap reward counts as a success from this total swap volume on (spec section 5). */
+export const SWAP_REWARD_MIN_VOLUME_USD = 5;
+
+export function isSwapRewardSuccess(reward: SwapReward | null | undefined): boolean {
+  return reward != null && reward.totalSwapVolumeUsd >= SWAP_REWARD_MIN_VOLUME_USD;
+}
+
+/** The swap-reward modal is offered for a success unless the reward is Ineligible or already Claimed. */
 export function shouldOfferSwapReward(reward: SwapReward | null | undefined): reward is SwapReward {
-  if (!reward) return false;
+  if (!reward || !isSwapRewardSuccess(reward)) return false;
   return reward.rewardStatus !== SWAP_REWARD_STATUSES.ineligible && reward.rewardStatus !== SWAP_REWARD_STATUSES.claimed;
 }
 
