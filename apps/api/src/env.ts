@@ -120,6 +120,8 @@ const schema = z.object({
   /** The mini app and the API usually live on different sites inside the wallet's web view: "none" then. */
   SESSION_COOKIE_SAMESITE: z.enum(["lax", "strict", "none"]).default("lax"),
   NONCE_TTL: duration.default(5 * 60_000),
+  /** How long a process reuses a session it looked up (a sign-out reaches every process at once); 0 disables. */
+  SESSION_CACHE_TTL: duration.default(30_000),
   /** Optional allow-list of SIWE message domains (comma-separated); empty accepts any domain. */
   SIWE_DOMAINS: z.string().default("").transform((value) => value.split(",").map((d) => d.trim()).filter(Boolean)),
 
@@ -208,6 +210,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       cookieName: raw.SESSION_COOKIE_NAME,
       sameSite: raw.SESSION_COOKIE_SAMESITE,
       secure: raw.NODE_ENV === "production" || raw.SESSION_COOKIE_SAMESITE === "none",
+      cacheTtlMs: raw.SESSION_CACHE_TTL,
     },
     nonceTtlMs: raw.NONCE_TTL,
     siweDomains: raw.SIWE_DOMAINS,

@@ -168,3 +168,27 @@ describe("sessions", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/auth/session", headers: bearer(token) })).statusCode).toBe(401);
   });
 });
+
+describe("sessions across API processes", () => {
+  it("a sign-out in one process ends the session in another that has it cached", async () => {
+    const other = await createTestApp({ testDatabase: t.db });
+    try {
+      const token = await signIn(t.app, newAccount());
+      const session = (app: TestApp["app"]) => app.inject({ method: "GET", url: "/api/auth/session", headers: bearer(token) });
+      expect((await session(other.app)).statusCode).toBe(200);
+      expect((await session(t.app)).statusCode).toBe(200);
+      expect((await t.app.inject({ method: "POST", url: "/api/auth/logout", headers: bearer(token) })).statusCode).toBe(200);
+      // The other process hears of it through the database (at once on PGlite, where both share one).
+      const deadline = Date.now() + 3_000;
+      let status = 200;
+      while (status === 200 && Date.now() < deadline) {
+        status = (await session(other.app)).statusCode;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status).toBe(401);
+      expect((await session(t.app)).statusCode).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+});

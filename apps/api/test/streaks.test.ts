@@ -274,3 +274,24 @@ describe("the cache in the database, shared by two API processes", () => {
     }
   });
 });
+
+describe("rate limits of the streak routes", () => {
+  it("limit what reaches the indexer per address (bypass, clear), not cached reads", async () => {
+    const limited = await createTestApp({ indexer, env: { RATE_LIMIT_PER_ADDRESS: "3" }, testDatabase: t.db });
+    try {
+      const address = newAddress();
+      indexer.mint(address, ++human);
+      const cached = [];
+      for (let i = 0; i < 6; i++) cached.push((await current(address, "", limited.app)).statusCode);
+      expect(cached).toEqual([200, 200, 200, 200, 200, 200]);
+      const bypassed = [];
+      for (let i = 0; i < 4; i++) bypassed.push((await current(address, "&bypassCache=true", limited.app)).statusCode);
+      expect(bypassed).toEqual([200, 200, 200, 429]);
+      const clear = await limited.app.inject({ method: "GET", url: `/api/streaks/clear-streak-cache?userAddress=${address}` });
+      expect(clear.statusCode).toBe(429);
+      expect(clear.json()).toMatchObject({ error: "RATE_LIMITED" });
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -2,7 +2,9 @@ import fp from "fastify-plugin";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../env.js";
 import type { Database } from "../db/database.js";
-import { createAuthService, type AuthService } from "../services/auth.js";
+import { createAuthService, type AuthService, type AuthServiceOptions } from "../services/auth.js";
+import { openInvalidationChannel, type InvalidationChannel } from "../services/invalidation.js";
+import { TtlCache } from "../services/ttl-cache.js";
 import { createChainService, type ChainService } from "../services/chain.js";
 import { createHttpIndexerClient, type IndexerClient } from "../services/indexer.js";
 import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payout-worker.js";
@@ -49,6 +51,25 @@ export interface Services {
   worldId: WorldIdService;
 }
 
+type SessionCache = NonNullable<AuthServiceOptions["sessionCache"]>;
+
+/** Sessions reused in process for a while, when a sign-out elsewhere reaches this process (the channel listens). */
+async function sessionCache(options: ServicesOptions, log: FastifyBaseLogger): Promise<{ cache: SessionCache; channel: InvalidationChannel } | undefined> {
+  const { config, database } = options;
+  if (config.session.cacheTtlMs <= 0) return undefined;
+  const cache: SessionCache = new TtlCache(config.session.cacheTtlMs, 100_000);
+  const channel = await openInvalidationChannel({
+    database,
+    channel: "oro_session_signed_out",
+    onInvalidate: (tokenHash) => cache.delete(tokenHash),
+    onReset: () => cache.clear(),
+    log,
+  });
+  if (channel.connected) return { cache, channel };
+  await channel.close();
+  return undefined;
+}
+
 async function streakCacheStore(options: ServicesOptions, log: FastifyBaseLogger): Promise<StreakCacheStore> {
   const { config, database } = options;
   if (config.streakCache.store === "memory") return createMemoryStore();
@@ -89,12 +110,17 @@ export default fp<ServicesOptions>(
         payoutWalletKey: config.payoutWalletKey,
       });
     const indexer = options.indexer ?? createHttpIndexerClient({ baseUrl: config.indexer.url, timeoutMs: config.indexer.timeoutMs });
+    const sessions = await sessionCache(options, fastify.log);
     const auth = createAuthService({
       prisma,
       publicClient: chain.publicClient,
       nonceTtlMs: config.nonceTtlMs,
       sessionTtlMs: config.session.ttlMs,
       siweDomains: config.siweDomains,
+      sessionCache: sessions?.cache,
+      onSignOut: async (tokenHash) => {
+        await sessions?.channel.publish(tokenHash);
+      },
     });
     const referrals = createReferralService({
       prisma,
@@ -167,6 +193,7 @@ export default fp<ServicesOptions>(
       worldId,
     } satisfies Services);
     fastify.addHook("onClose", async () => {
+      await sessions?.channel.close();
       await streaks.close();
       await database.close();
     });

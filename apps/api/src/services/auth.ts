@@ -5,6 +5,7 @@ import { getAddress, isHex, recoverMessageAddress, type Address, type PublicClie
 import type { NoncePurpose, PrismaClient, User } from "../generated/prisma/client.js";
 import { ApiError } from "./errors.js";
 import { randomString } from "./random.js";
+import type { TtlCache } from "./ttl-cache.js";
 import { hasContractCode } from "./signatures.js";
 
 /** Nonces are alphanumeric (ERC-4361) and long enough not to be guessed. */
@@ -30,6 +31,12 @@ export interface AuthServiceOptions {
   sessionTtlMs: number;
   /** Accepted SIWE domains; empty accepts any. */
   siweDomains: string[];
+  /**
+   * Sessions looked up recently, by token hash (their expiry is still checked on every use). Only given when
+   * a sign-out in another process reaches this one (`onSignOut` tells the others).
+   */
+  sessionCache?: TtlCache<{ user: User; expiresAt: Date }> | undefined;
+  onSignOut?: (tokenHash: string) => Promise<void>;
 }
 
 export function hashToken(token: string): string {
@@ -132,13 +139,19 @@ export function createAuthService(options: AuthServiceOptions) {
   }
 
   async function userForToken(token: string): Promise<User | null> {
-    const session = await prisma.session.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+    const tokenHash = hashToken(token);
+    const cached = options.sessionCache?.get(tokenHash);
+    const session = cached ?? (await prisma.session.findUnique({ where: { tokenHash }, include: { user: true } }));
     if (!session || session.expiresAt <= new Date()) return null;
+    if (!cached) options.sessionCache?.set(tokenHash, { user: session.user, expiresAt: session.expiresAt });
     return session.user;
   }
 
   async function signOut(token: string): Promise<void> {
-    await prisma.session.deleteMany({ where: { tokenHash: hashToken(token) } });
+    const tokenHash = hashToken(token);
+    await prisma.session.deleteMany({ where: { tokenHash } });
+    options.sessionCache?.delete(tokenHash);
+    await options.onSignOut?.(tokenHash);
   }
 
   /** Drops nonces and sessions that expired more than a day ago (kept a while to explain refusals). */

@@ -90,6 +90,8 @@ export type ReferralService = ReturnType<typeof createReferralService>;
 export function createReferralService(options: ReferralServiceOptions) {
   const { prisma, chain, indexer, log } = options;
   const earningsCache = new TtlCache<Earnings>(options.earningsCacheTtlMs);
+  /** A user's code never changes once created. */
+  const codes = new TtlCache<string>(3_600_000, 100_000);
 
   function forget(...addresses: string[]) {
     for (const address of addresses) earningsCache.delete(address.toLowerCase());
@@ -97,6 +99,15 @@ export function createReferralService(options: ReferralServiceOptions) {
 
   /** The user's code for `app`, created on first request (collisions retried; a concurrent creator wins). */
   async function codeForUser(user: User, app: string): Promise<string> {
+    const key = `${user.id}|${app}`;
+    const known = codes.get(key);
+    if (known) return known;
+    const code = await findOrCreateCode(user, app);
+    codes.set(key, code);
+    return code;
+  }
+
+  async function findOrCreateCode(user: User, app: string): Promise<string> {
     for (let attempt = 0; attempt < 8; attempt++) {
       const existing = await prisma.referralCode.findUnique({ where: { userId_app: { userId: user.id, app } } });
       if (existing) return existing.code;

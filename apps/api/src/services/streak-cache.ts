@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database, Unlisten } from "../db/database.js";
+import type { Database } from "../db/database.js";
 import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
+import { openInvalidationChannel } from "./invalidation.js";
 
 /** One cached indexer answer (JSON), when it was fetched and until when it is served without asking again. */
 export interface CachedAnswer {
@@ -110,9 +110,9 @@ export const STREAK_CACHE_CHANNEL = "oro_streak_cache";
 
 /**
  * The shared table with an in-process copy in front, for speed: each process keeps what it read for
- * `localTtlMs`. Whoever writes or clears an address NOTIFYs the others, which drop their copy at once, so
- * a cleared streak is never served from another process's memory; after a lost LISTEN connection every
- * copy is dropped (messages may have been missed), and `localTtlMs` bounds the damage of anything else.
+ * `localTtlMs`. Whoever writes or clears an address tells the others (an invalidation channel), which drop
+ * their copy at once, so a cleared streak is never served from another process's memory; `localTtlMs`
+ * bounds the damage of anything else.
  */
 export async function createLayeredStore(options: {
   shared: StreakCacheStore;
@@ -120,29 +120,19 @@ export async function createLayeredStore(options: {
   localTtlMs: number;
   log: FastifyBaseLogger;
 }): Promise<StreakCacheStore> {
-  const { shared, database, localTtlMs } = options;
-  const self = randomUUID();
+  const { shared, localTtlMs } = options;
   const local = new AddressMap<{ answer: CachedAnswer; localUntil: number }>(100_000);
-  let unlisten: Unlisten | undefined;
-  try {
-    unlisten = await database.listen(
-      STREAK_CACHE_CHANNEL,
-      (payload) => {
-        const [sender, address] = payload.split(":");
-        if (sender !== self && address) local.clear(address);
-      },
-      () => local.clear(),
-    );
-  } catch (error) {
-    // Without the broadcast, another process's clear would not reach this one: no local copies then.
-    options.log.warn({ err: error }, "streak cache: LISTEN failed; serving from the shared table only");
-  }
-
-  async function broadcast(address: string): Promise<void> {
-    await database.prisma.$executeRaw`SELECT pg_notify(${STREAK_CACHE_CHANNEL}, ${`${self}:${address}`})`;
-  }
-
-  const keepLocally = unlisten !== undefined && localTtlMs > 0;
+  const channel = await openInvalidationChannel({
+    database: options.database,
+    channel: STREAK_CACHE_CHANNEL,
+    onInvalidate: (address) => local.clear(address),
+    onReset: () => local.clear(),
+    log: options.log,
+  });
+  const keepLocally = channel.connected && localTtlMs > 0;
+  const keep = (address: string, kind: string, answer: CachedAnswer) => {
+    if (keepLocally) local.set(address, kind, { answer, localUntil: Date.now() + localTtlMs });
+  };
 
   return {
     async get(address, kind) {
@@ -151,22 +141,20 @@ export async function createLayeredStore(options: {
         if (copy && copy.localUntil > Date.now()) return copy.answer;
       }
       const answer = await shared.get(address, kind);
-      if (answer && keepLocally) local.set(address, kind, { answer, localUntil: Date.now() + localTtlMs });
+      if (answer) keep(address, kind, answer);
       return answer;
     },
     async set(address, kind, answer) {
       await shared.set(address, kind, answer);
-      await broadcast(address);
-      if (keepLocally) local.set(address, kind, { answer, localUntil: Date.now() + localTtlMs });
+      await channel.publish(address);
+      keep(address, kind, answer);
     },
     async clear(address) {
       local.clear(address);
       await shared.clear(address);
-      await broadcast(address);
+      await channel.publish(address);
     },
     purge: (fetchedBefore) => shared.purge(fetchedBefore),
-    async close() {
-      await unlisten?.();
-    },
+    close: () => channel.close(),
   };
 }

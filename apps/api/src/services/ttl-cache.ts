@@ -1,4 +1,4 @@
-/** A small in-process cache with a time to live per entry (the per-user earnings answer). */
+/** A small in-process cache with a time to live per entry (earnings answers, sessions, prices). */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
 
@@ -28,5 +28,9 @@ export class TtlCache<V> {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 }

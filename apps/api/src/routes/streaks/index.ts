@@ -1,3 +1,4 @@
+import type { preHandlerAsyncHookHandler } from "fastify";
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { errorResponses, userAddressQuery } from "../../schemas/common.js";
 import {
@@ -11,9 +12,16 @@ import {
 const unavailable = "503 STREAK_UNAVAILABLE when the indexer does not answer (within INDEXER_TIMEOUT) and nothing is cached; " +
   "with a cached answer it is served with stale: true instead.";
 
-/** Streaks are public on-chain facts (the indexer serves them to anyone), so these routes need no session. */
+/**
+ * Streaks are public on-chain facts (the indexer serves them to anyone), so these routes need no session.
+ * Cached reads cost the indexer nothing and have only the per-IP limit; what reaches the indexer (a bypass,
+ * a clear) also has the per-address one.
+ */
 const streakRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
   const { streaks } = fastify.services;
+  const limitBypass: preHandlerAsyncHookHandler = async (request, reply) => {
+    if ((request.query as { bypassCache?: boolean }).bypassCache === true) await fastify.perAddressRateLimit.call(fastify, request, reply);
+  };
 
   fastify.get(
     "/current",
@@ -25,7 +33,7 @@ const streakRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
         querystring: streakQuerySchema,
         response: { 200: streakResponseSchema, ...errorResponses(400, 429, 503) },
       },
-      preHandler: fastify.perAddressRateLimit,
+      preHandler: limitBypass,
     },
     (request) => streaks.current(request.query.userAddress, { bypassCache: request.query.bypassCache }),
   );
@@ -57,7 +65,7 @@ const streakRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
         querystring: claimsQuerySchema.extend({ bypassCache: streakQuerySchema.shape.bypassCache }),
         response: { 200: claimsResponseSchema, ...errorResponses(400, 429, 503) },
       },
-      preHandler: fastify.perAddressRateLimit,
+      preHandler: limitBypass,
     },
     (request) => streaks.claims(request.query.userAddress, request.query.limit, { bypassCache: request.query.bypassCache }),
   );

@@ -1,0 +1,300 @@
+// pnpm --filter @oro/api bench [--duration 10] [--connections 50]
+// The API's throughput on this machine, beside the reference of shared/TARGETS.md: a bare Fastify route that
+// returns a constant (the ceiling) and the hot routes, measured in one run with autocannon on 127.0.0.1.
+// Needs PostgreSQL (DATABASE_URL): a fresh database is created next to it, seeded with 100,000 users and
+// 50,000 payable referrals, and dropped afterwards. The indexer is a local fake (an HTTP server in this
+// process) that answers like the real one; the API and the ceiling each run as their own Node process.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import { addresses, CHAIN_IDS } from "@oro/clients";
+import autocannon from "autocannon";
+import pg from "pg";
+import { openDatabase } from "../src/db/database.js";
+import { loadConfig } from "../src/env.js";
+import { API_ROOT } from "./paths.js";
+
+const USERS = 100_000;
+const REFERRALS = 50_000;
+/** How many distinct users (addresses, sessions) the load spreads over. */
+const HOT_USERS = 1_000;
+
+function option(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  return value;
+}
+
+const durationS = option("duration", 10);
+const connections = option("connections", 50);
+const profileIndex = process.argv.indexOf("--profile");
+/** --profile DIR: the API process writes a V8 CPU profile there (open it in Chrome's DevTools). */
+const profileDir = profileIndex >= 0 ? process.argv[profileIndex + 1] : undefined;
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+
+const config = loadConfig();
+if (config.database.kind !== "postgres") {
+  console.error("bench needs PostgreSQL: set DATABASE_URL (a role that may CREATE DATABASE), e.g. postgresql://oro:oro@127.0.0.1:5432/oro");
+  process.exit(2);
+}
+const serverUrl = config.database.url;
+const oro = addresses[CHAIN_IDS.development].Oro;
+
+const addressOf = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
+const tokenOf = (i: number) => `bench-session-${i}`;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+/** A fresh database with the seed: users, 10,000 referrers with 5 payable referrals each, rewards, sessions. */
+async function seed(url: string): Promise<void> {
+  const database = await openDatabase({ kind: "postgres", url });
+  await database.migrate();
+  await database.close();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const started = Date.now();
+  await client.query(`
+    INSERT INTO "user" (id, address, username, created_at, updated_at)
+    SELECT md5('user' || i)::uuid::text, '0x' || lpad(to_hex(i), 40, '0'), 'user' || i, now(), now()
+      FROM generate_series(1, ${USERS}) AS i`);
+  // Codes from the alphabet without look-alikes: i written in base 31, eight digits.
+  await client.query(`
+    INSERT INTO "referral_code" (id, user_id, app, code, created_at)
+    SELECT md5('code' || i)::uuid::text, md5('user' || i)::uuid::text, 'oro',
+           (SELECT string_agg(substr('ABCDEFGHJKMNPQRSTUVWXYZ23456789', ((i / (31 ^ k)::bigint) % 31)::int + 1, 1), '' ORDER BY k)
+              FROM generate_series(0, 7) AS k),
+           now()
+      FROM generate_series(1, ${REFERRALS / 5}) AS i`);
+  await client.query(`
+    INSERT INTO "referral" (id, referrer_id, referee_id, referral_code_id, status, referee_nullifier_hash, activated_at, created_at, updated_at)
+    SELECT md5('referral' || r)::uuid::text, md5('user' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text,
+           md5('user' || (${USERS - REFERRALS} + r))::uuid::text, md5('code' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text,
+           'payable', lpad(to_hex(r), 64, '0'), now(), now(), now()
+      FROM generate_series(1, ${REFERRALS}) AS r`);
+  await client.query(`
+    INSERT INTO "referral_reward" (id, referral_id, side, beneficiary_id, payment_type, amount_wei, voucher_nonce, voucher_signature,
+                                   chain_id, contract_address, status, created_at, updated_at)
+    SELECT md5(side || r)::uuid::text, md5('referral' || r)::uuid::text, side::"RewardSide",
+           CASE side WHEN 'referrer' THEN md5('user' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text
+                     ELSE md5('user' || (${USERS - REFERRALS} + r))::uuid::text END,
+           'claimable', CASE side WHEN 'referrer' THEN 1000000000000000000 ELSE 500000000000000000 END,
+           CASE side WHEN 'referrer' THEN r ELSE ${REFERRALS} + r END,
+           '0x' || repeat('ab', 65), 31337, '${addresses[CHAIN_IDS.development].ReferralClaim}', 'claimable', now(), now()
+      FROM generate_series(1, ${REFERRALS}) AS r, (VALUES ('referrer'), ('referee')) AS sides(side)`);
+  await client.query(`
+    INSERT INTO "session" (token_hash, user_id, expires_at, created_at)
+    SELECT encode(sha256(convert_to('bench-session-' || i, 'UTF8')), 'hex'), md5('user' || i)::uuid::text, now() + interval '1 day', now()
+      FROM generate_series(1, ${HOT_USERS}) AS i`);
+  await client.query("ANALYZE");
+  await client.end();
+  console.log(`seeded ${USERS.toLocaleString("en")} users, ${REFERRALS.toLocaleString("en")} payable referrals (two rewards each) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Answers the indexer's routes the API calls, in the indexer's shapes (apps/indexer src/api/types.ts). */
+function fakeIndexer(): Server {
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://indexer");
+    const send = (body: unknown) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify(body));
+    };
+    const [, group, address, sub] = url.pathname.split("/");
+    const now = Math.floor(Date.now() / 1000);
+    if (group === "stats") return send({ waitBetweenMints: 86_400 });
+    if (group === "streaks" && sub === "claims") return send({ claims: [] });
+    if (group === "streaks" && address) {
+      return send({
+        address,
+        nullifierHash: `0x${"1".padStart(64, "0")}`,
+        currentStreak: 3,
+        longestStreak: 7,
+        numOfMints: 12,
+        lastMintedAt: now - 3_600,
+        nextMintAt: now - 3_600 + 86_400,
+        streakExpiresAt: now - 3_600 + 2 * 86_400,
+      });
+    }
+    if (group === "referral-payouts" && address === "nonces") return send({ nonce: sub, claimed: false, payout: null });
+    if (group === "referral-payouts") return send({ payouts: [] });
+    response.writeHead(404).end();
+  });
+}
+
+/** Node itself with tsx's loader, so that the PID is the server's own (and it can be profiled). */
+function start(name: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
+    cwd: API_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.once("exit", (code) => {
+    if (code !== null && code !== 0) console.error(`${name} exited with ${code}:\n${output.slice(-3_000)}`);
+  });
+  return child;
+}
+
+async function waitForOk(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited`);
+    if ((await fetch(url).then((r) => r.status, () => 0)) === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer in 60 s`);
+}
+
+interface Measure {
+  name: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first. */
+async function measure(name: string, base: string, pick: () => { path: string; headers?: Record<string, string> }): Promise<Measure> {
+  const run = (duration: number) =>
+    autocannon({
+      url: base,
+      connections,
+      duration,
+      requests: [{ setupRequest: (request) => ({ ...request, ...pick() }) }],
+    });
+  await run(2);
+  const result = await run(durationS);
+  const errors = result.errors + result.timeouts + result.non2xx;
+  const measured = { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  console.log(`  ${name}: ${Math.round(measured.requests)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${errors ? `, ${errors} errors` : ""}`);
+  return measured;
+}
+
+const random = (n: number) => 1 + Math.floor(Math.random() * n);
+
+async function main(): Promise<void> {
+  const name = `oro_api_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+
+  const indexer = fakeIndexer();
+  indexer.listen(0, "127.0.0.1");
+  await once(indexer, "listening");
+  const indexerUrl = `http://127.0.0.1:${(indexer.address() as AddressInfo).port}`;
+  const children: ChildProcess[] = [];
+  try {
+    await seed(url.toString());
+    const [apiPort, barePort] = [await freePort(), await freePort()];
+    const api = start("API", ["src/server.ts"], {
+      NODE_ENV: "development",
+      DATABASE_URL: url.toString(),
+      API_PORT: String(apiPort),
+      LOG_LEVEL: "warn",
+      WORKERS_ENABLED: "false",
+      MIGRATE_ON_START: "false",
+      INDEXER_URL: indexerUrl,
+      // The "cached" measurements must hit the caches the warm-up filled, however long the run takes.
+      STREAK_CACHE_TTL: "1h",
+      EARNINGS_CACHE_TTL: "1h",
+      // The limits stay on (their cost is part of every request) but never bite: a million per second.
+      RATE_LIMIT_PER_IP: "1000000",
+      RATE_LIMIT_PER_ADDRESS: "1000000",
+      RATE_LIMIT_WINDOW: "1s",
+    }, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
+    children.push(api);
+    const bare = start("ceiling", ["scripts/bench-ceiling.ts", String(barePort)], {});
+    children.push(bare);
+    const apiBase = `http://127.0.0.1:${apiPort}`;
+    const bareBase = `http://127.0.0.1:${barePort}`;
+    await waitForOk(`${apiBase}/api/health`, api);
+    await waitForOk(`${bareBase}/`, bare);
+
+    // Warm the caches the "cached" measurements read: each hot user's streak and earnings once.
+    for (let i = 1; i <= HOT_USERS; i++) {
+      await fetch(`${apiBase}/api/streaks/current?userAddress=${addressOf(i)}`);
+      await fetch(`${apiBase}/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=false`, { headers: { authorization: `Bearer ${tokenOf(i)}` } });
+    }
+
+    console.log(`\nautocannon, ${connections} connections, ${durationS} s per route (after a 2 s warm-up), ${HOT_USERS} users spread`);
+    const session = (i: number) => ({ authorization: `Bearer ${tokenOf(i)}` });
+    const ceiling = await measure("bare Fastify route (ceiling)", bareBase, () => ({ path: "/" }));
+    const hotRoutes: { name: string; pick: () => { path: string; headers?: Record<string, string> }; ratio?: number; p99: number }[] = [
+      {
+        name: "GET /api/streaks/current (cached)",
+        pick: () => ({ path: `/api/streaks/current?userAddress=${addressOf(random(HOT_USERS))}` }),
+        ratio: 0.5,
+        p99: 25,
+      },
+      {
+        name: "GET /api/referral_codes/for_user",
+        pick: () => {
+          const i = random(HOT_USERS);
+          return { path: `/api/referral_codes/for_user?userAddress=${addressOf(i)}&app=oro`, headers: session(i) };
+        },
+        ratio: 0.5,
+        p99: 25,
+      },
+      {
+        name: "GET /api/referrals/oro-earned (cached)",
+        pick: () => {
+          const i = random(HOT_USERS);
+          return { path: `/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=false`, headers: session(i) };
+        },
+        ratio: 0.5,
+        p99: 25,
+      },
+      {
+        name: "GET /api/referrals/oro-earned (uncached)",
+        pick: () => {
+          const i = random(HOT_USERS);
+          return { path: `/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=true`, headers: session(i) };
+        },
+        p99: 50,
+      },
+      { name: "GET /api/erc20/token-price", pick: () => ({ path: `/api/erc20/token-price?tokenAddresses=${oro}` }), ratio: 0.5, p99: 25 },
+    ];
+    const results: (Measure & { ratio?: number; p99Target: number })[] = [];
+    for (const route of hotRoutes.filter((candidate) => !only || candidate.name.includes(only))) {
+      results.push({ ...(await measure(route.name, apiBase, route.pick)), ...(route.ratio ? { ratio: route.ratio } : {}), p99Target: route.p99 });
+    }
+    const ceilingAfter = await measure("bare Fastify route (ceiling, again)", bareBase, () => ({ path: "/" }));
+
+    const reference = (ceiling.requests + ceilingAfter.requests) / 2;
+    console.log(`\n| route | req/s | p50 ms | p99 ms | share of ceiling | target (shared/TARGETS.md, issue 5) | met |`);
+    console.log(`|---|---|---|---|---|---|---|`);
+    console.log(`| bare Fastify route (ceiling, mean of two runs) | ${Math.round(reference)} | ${ceiling.p50} | ${ceiling.p99} | 100% | reference | |`);
+    for (const result of results) {
+      const share = result.requests / reference;
+      const met = (result.ratio === undefined || share >= result.ratio) && result.p99 < result.p99Target && result.errors === 0;
+      const goal = `${result.ratio ? `>= ${result.ratio * 100}% of ceiling, ` : ""}p99 < ${result.p99Target} ms`;
+      console.log(`| ${result.name} | ${Math.round(result.requests)} | ${result.p50} | ${result.p99} | ${(share * 100).toFixed(0)}% | ${goal} | ${met ? "yes" : "no"} |`);
+    }
+  } finally {
+    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    const exited = running.map((child) => once(child, "exit"));
+    for (const child of running) child.kill("SIGTERM");
+    await Promise.all(exited);
+    indexer.close();
+    const cleanup = new pg.Client({ connectionString: serverUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await cleanup.end();
+  }
+}
+
+await main();
