@@ -1,4 +1,4 @@
-import { buildReferralMessage, createApiClient, REFERRAL_APP, type ApiClient } from "@oro/clients";
+import { addresses, buildReferralMessage, CHAIN_IDS, createApiClient, REFERRAL_APP, type ApiClient } from "@oro/clients";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./helpers/app.js";
@@ -75,5 +75,40 @@ describe("the typed API client (@oro/clients) against the running API", () => {
     const signedOut = createApiClient(baseUrl, { credentials: "omit" });
     const refused = await signedOut.GET("/api/referral_codes/for_user", { params: { query: { userAddress: user.address, app: "oro" } } });
     expect(refused.response.status).toBe(401);
+  });
+
+  it("reaches the second part's routes with their typed parameters: streaks, reminders, email, prices, polls, World ID", async () => {
+    const user = await signedInClient("ana");
+    indexer.mint(user.account.address, 4242n);
+    const streak = await user.client.GET("/api/streaks/current", { params: { query: { userAddress: user.address, bypassCache: "true" } } });
+    expect(streak.data).toMatchObject({ currentStreak: 1, numOfMints: 1, stale: false });
+    const claims = await user.client.GET("/api/streaks/claims", { params: { query: { userAddress: user.address, limit: 1 } } });
+    expect(claims.data?.claims).toHaveLength(1);
+
+    const reminder = await user.client.POST("/api/notifications/oro_claim", { params: { query: { userAddress: user.address, locale: "pt-BR" } } });
+    expect(reminder.data).toMatchObject({ locale: "pt", replaced: false });
+    const email = await user.client.POST("/api/user/email", { params: { query: { userAddress: user.address } }, body: { email: "Ana@Example.com" } });
+    expect(email.data?.submitted).toBe(true);
+    const rewards = await user.client.GET("/api/user/uno_rewards", { params: { query: { userAddress: user.address } } });
+    expect(rewards.data).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 });
+
+    const oro = addresses[CHAIN_IDS.development].Oro;
+    const prices = await user.client.GET("/api/erc20/token-price", {
+      params: { query: { tokenAddresses: [oro, "0x00000000000000000000000000000000000000ee"] } },
+    });
+    expect(Object.keys(prices.data ?? {})).toEqual([oro.toLowerCase()]);
+
+    const poll = await t.app.services.polls.create({ question: { en: "Typed?" }, options: [{ en: "yes" }, { en: "no" }] });
+    const optionId = poll.options.find((option) => option.position === 0)?.id ?? "";
+    const voted = await user.client.POST("/api/polls/{id}/vote", {
+      params: { path: { id: poll.id }, query: { userAddress: user.address } },
+      body: { optionId },
+    });
+    expect(voted.data?.poll).toMatchObject({ myVote: optionId, totalVotes: 1 });
+    const listed = await user.client.GET("/api/polls", { params: { query: { locale: "en" } } });
+    expect(listed.data?.polls.find((entry) => entry.id === poll.id)?.myVote).toBe(optionId);
+
+    const request = await user.client.POST("/api/world-id/request", { params: { query: { userAddress: user.address } } });
+    expect(request.data).toMatchObject({ action: "claim-tokens-action", rp_id: "rp_oro_development" });
   });
 });
