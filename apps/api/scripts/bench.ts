@@ -5,7 +5,6 @@
 // 50,000 payable referrals, and dropped afterwards. The indexer is a local fake (an HTTP server in this
 // process) that answers like the real one; the API and the ceiling each run as their own Node process.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
@@ -13,6 +12,7 @@ import { addresses, CHAIN_IDS } from "@oro/clients";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openDatabase } from "../src/db/database.js";
+import { createScratchDatabase } from "../src/db/scratch.js";
 import { loadConfig } from "../src/env.js";
 import { API_ROOT } from "./paths.js";
 
@@ -184,13 +184,8 @@ async function measure(name: string, base: string, pick: () => { path: string; h
 const random = (n: number) => 1 + Math.floor(Math.random() * n);
 
 async function main(): Promise<void> {
-  const name = `oro_api_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(serverUrl, "oro_api_bench");
+  const url = scratch.url;
 
   const indexer = fakeIndexer();
   indexer.listen(0, "127.0.0.1");
@@ -198,11 +193,11 @@ async function main(): Promise<void> {
   const indexerUrl = `http://127.0.0.1:${(indexer.address() as AddressInfo).port}`;
   const children: ChildProcess[] = [];
   try {
-    await seed(url.toString());
+    await seed(url);
     const [apiPort, barePort] = [await freePort(), await freePort()];
     const api = start("API", ["src/server.ts"], {
       NODE_ENV: "development",
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       API_PORT: String(apiPort),
       LOG_LEVEL: "warn",
       WORKERS_ENABLED: "false",
@@ -293,10 +288,7 @@ async function main(): Promise<void> {
     for (const child of running) child.kill("SIGTERM");
     await Promise.all(exited);
     indexer.close();
-    const cleanup = new pg.Client({ connectionString: serverUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await cleanup.end();
+    await scratch.drop();
   }
 }
 

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { openDatabase, type Database } from "../../src/db/database.js";
+import { createScratchDatabase } from "../../src/db/scratch.js";
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or in the "postgres" test project
@@ -29,28 +28,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await database.migrate();
     return { database, kind: "pglite", drop: () => database.close() };
   }
-  const name = `oro_api_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  const scratch = await createScratchDatabase(serverUrl, "oro_api_test");
+  const database = await openDatabase({ kind: "postgres", url: scratch.url });
   await database.migrate();
-  let dropped = false;
   return {
     database,
     kind: "postgres",
-    url: url.toString(),
+    url: scratch.url,
     async drop() {
-      if (dropped) return;
-      dropped = true;
       await database.close().catch(() => undefined);
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
+      await scratch.drop();
     },
   };
 }

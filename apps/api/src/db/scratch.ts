@@ -1,0 +1,35 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** A new, empty PostgreSQL database beside the one `serverUrl` names (tests, the benchmark); `drop` removes it. */
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function run(serverUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Needs a role that may CREATE DATABASE. The name is `<prefix>_<random hex>`. */
+export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  await run(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await run(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
