@@ -90,6 +90,10 @@ describe("POST /api/notifications/oro_claim", () => {
     const jobs = await prisma().notificationJob.findMany({ where: { address: user.address } });
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ status: "pending", locale: "ja", kind: "oro_claim" });
+
+    // A language chosen later applies to the pending reminder too.
+    await post("set_locale", user, { userAddress: user.address, locale: "es" });
+    expect(await prisma().notificationJob.findFirst({ where: { address: user.address } })).toMatchObject({ locale: "es" });
   });
 
   it("right after a claim the indexer has not seen yet: now + the wait", async () => {
