@@ -37,5 +37,14 @@ describe("the OpenAPI document", () => {
     expect(queryOf("/api/referrals/oro-earned")).toEqual(expect.arrayContaining([["userAddress", true], ["forceBustCache", false]]));
     expect(queryOf("/api/referral_codes/for_user")).toEqual(expect.arrayContaining([["userAddress", true], ["app", true]]));
     expect(byRoute["/api/auth/siwe"]?.requestBody).toBeDefined();
+    expect(queryOf("/api/streaks/current")).toEqual([["userAddress", true], ["bypassCache", false]]);
+    expect(queryOf("/api/streaks/claims")).toEqual(expect.arrayContaining([["userAddress", true], ["limit", false]]));
+    expect(queryOf("/api/notifications/oro_claim")).toEqual([["userAddress", true], ["locale", true]]);
+    expect(queryOf("/api/erc20/token-price")).toEqual([["tokenAddresses", true]]);
+    expect(document.paths["/api/user/email"]?.post?.requestBody).toBeDefined();
+    expect(byRoute["/api/polls/{id}/vote"]?.requestBody).toBeDefined();
+    for (const route of ["/api/streaks/current", "/api/streaks/claims", "/api/notifications/oro_claim", "/api/erc20/token-price", "/api/polls/{id}/vote"]) {
+      expect(Object.keys(byRoute[route]?.responses ?? {}), route).toContain("503");
+    }
   });
 });
