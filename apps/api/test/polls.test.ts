@@ -102,6 +102,9 @@ describe("polls", () => {
     const seenByAna = (await list(ana)).find((entry) => entry.id === poll.id);
     expect(seenByAna?.options.map((option) => option.votes)).toEqual([2, 0]);
     expect(seenByAna?.totalVotes).toBe(2);
+    // Her vote, changed from the second wallet, is what her first wallet shows as hers.
+    expect(seenByAna?.myVote).toBe(monday.id);
+    expect((await list(ben)).find((entry) => entry.id === poll.id)?.myVote).toBe(monday.id);
     expect((await list(anaSecondWallet)).find((entry) => entry.id === poll.id)?.myVote).toBe(monday.id);
     expect((await list()).find((entry) => entry.id === poll.id)?.myVote).toBeNull();
     expect(await t.db.database.prisma.pollVote.count({ where: { pollId: poll.id } })).toBe(2);

@@ -60,8 +60,13 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
     const ids = polls.map((poll) => poll.id);
     const counts = await prisma.pollVote.groupBy({ by: ["optionId"], where: { pollId: { in: ids } }, _count: { _all: true } });
     const votesOf = new Map(counts.map((row) => [row.optionId, row._count._all]));
+    // The caller's vote is their human's, cast from whichever of their wallets.
+    const human = user?.nullifierHash ? normaliseNullifierHash(BigInt(user.nullifierHash)) : undefined;
     const mine = user
-      ? await prisma.pollVote.findMany({ where: { pollId: { in: ids }, userId: user.id }, select: { pollId: true, optionId: true } })
+      ? await prisma.pollVote.findMany({
+          where: { pollId: { in: ids }, OR: [{ userId: user.id }, ...(human ? [{ nullifierHash: human }] : [])] },
+          select: { pollId: true, optionId: true },
+        })
       : [];
     const myVoteOf = new Map(mine.map((vote) => [vote.pollId, vote.optionId]));
     const now = new Date();
@@ -115,6 +120,11 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
       throw new ApiError(400, "OPTION_NOT_FOUND", "this option does not belong to the poll");
     }
     const nullifierHash = await humanOf(user);
+    if (user.nullifierHash === null) {
+      // Remembered (decimal, as the user table keeps it) so that the poll list finds this human's vote.
+      user.nullifierHash = BigInt(nullifierHash).toString();
+      await prisma.user.update({ where: { id: user.id }, data: { nullifierHash: user.nullifierHash } });
+    }
     const data = { optionId, userId: user.id };
     const where = { pollId_nullifierHash: { pollId, nullifierHash } };
     try {
