@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import fp from "fastify-plugin";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./env.js";
 import errors from "./plugins/errors.js";
 import security from "./plugins/security.js";
+import { serializerCompiler } from "./plugins/serializer.js";
 import services, { type ServicesOptions } from "./plugins/services.js";
 import session from "./plugins/session.js";
 import swagger from "./plugins/swagger.js";
