@@ -1,4 +1,5 @@
 import { isAddress, isHex, type Address, type Hex } from "viem";
+import { DEV_PRIVATE_KEYS } from "@oro/clients";
 import { parseDuration, parseOro } from "./lib/units";
 
 /**
@@ -17,7 +18,7 @@ export const DEV_ACCOUNTS = {
 } as const satisfies Record<string, Address>;
 
 /** Private key of DEV_ACCOUNTS.claimSigner; documented so the API's development profile can sign vouchers. */
-export const DEV_CLAIM_SIGNER_PRIVATE_KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+export const DEV_CLAIM_SIGNER_PRIVATE_KEY: Hex = DEV_PRIVATE_KEYS.claimSigner;
 
 export const DEV_APP_ID = "app_staging_oro_local";
 export const CLAIM_ACTION = "claim-tokens-action";

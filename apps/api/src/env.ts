@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addresses, CHAIN_IDS, CLAIM_ACTION } from "@oro/clients";
+import { addresses, CHAIN_IDS, CLAIM_ACTION, DEV_PRIVATE_KEYS } from "@oro/clients";
 import { getAddress, isAddress, isHex, parseUnits, type Address, type Hex } from "viem";
 import { z } from "zod";
 import { PaymentType } from "./generated/prisma/enums.js";
@@ -18,11 +18,6 @@ import { PaymentType } from "./generated/prisma/enums.js";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Hardhat's public development accounts (mnemonic "test test ... junk"); never real funds. */
-const HARDHAT_ACCOUNT_1_KEY: Hex = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
-const HARDHAT_ACCOUNT_2_KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
-/** Hardhat account #9: signs IDKit requests locally (World ID's development relying party, not a real one). */
-const HARDHAT_ACCOUNT_9_KEY: Hex = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
 
 /** The explicit development profile. None of these is ever used when NODE_ENV=production. */
 export const DEVELOPMENT_DEFAULTS = {
@@ -31,9 +26,9 @@ export const DEVELOPMENT_DEFAULTS = {
   RPC_URL: "http://127.0.0.1:8545",
   INDEXER_URL: "http://127.0.0.1:42069",
   /** Hardhat account #1: the voucher signer the local chain's ReferralClaim trusts. */
-  CLAIM_SIGNER_PRIVATE_KEY: HARDHAT_ACCOUNT_1_KEY,
+  CLAIM_SIGNER_PRIVATE_KEY: DEV_PRIVATE_KEYS.claimSigner,
   /** Hardhat account #2: pays gas for `auto` referral rewards on the local chain. */
-  PAYOUT_WALLET_PRIVATE_KEY: HARDHAT_ACCOUNT_2_KEY,
+  PAYOUT_WALLET_PRIVATE_KEY: DEV_PRIVATE_KEYS.payoutWallet,
   REFERRAL_REFERRER_REWARD: "1",
   REFERRAL_REFERRER_PAYMENT: "claimable",
   REFERRAL_REFEREE_REWARD: "0.5",
@@ -45,7 +40,7 @@ export const DEVELOPMENT_DEFAULTS = {
   /** Deterministic prices for the known tokens of the chain. */
   PRICE_PROVIDER: "development",
   WORLD_ID_RP_ID: "rp_oro_development",
-  WORLD_ID_SIGNING_KEY: HARDHAT_ACCOUNT_9_KEY,
+  WORLD_ID_SIGNING_KEY: DEV_PRIVATE_KEYS.worldIdSigner,
 } as const;
 
 type DevelopmentSetting = keyof typeof DEVELOPMENT_DEFAULTS;

@@ -52,6 +52,8 @@ const defaultRpcUrls: Record<OroChainId, string> = {
 };
 
 export const env = {
+  /** Vite's build mode ("development", "production"), shown on the debug page. */
+  mode: import.meta.env.MODE,
   apiBaseUrl: raw.VITE_API_BASE_URL.replace(/\/$/, ""),
   chainId,
   rpcUrl: raw.VITE_RPC_URL ?? defaultRpcUrls[chainId],

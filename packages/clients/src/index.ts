@@ -3,3 +3,4 @@ export * from "./world-id.js";
 export * from "./referral-voucher.js";
 export * from "./referral-message.js";
 export * from "./api-client.js";
+export * from "./dev-accounts.js";

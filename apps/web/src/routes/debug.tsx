@@ -9,7 +9,7 @@ export default function DebugRoute() {
   const { wallet } = useServices();
   const user = useSession();
   const rows: [string, string][] = [
-    [t("debug.environment"), import.meta.env.MODE],
+    [t("debug.environment"), env.mode],
     [t("debug.inWorldApp"), wallet.isInWorldApp() ? t("debug.yes") : t("debug.no")],
     [t("debug.chain"), String(env.chainId)],
     [t("debug.token"), deployment?.contracts.Oro.address ?? t("debug.none")],
