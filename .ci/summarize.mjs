@@ -1,8 +1,11 @@
 // Sums the test counts that each runner printed (mocha/Hardhat, vitest, node:test) into one closing line
-// "N passed, N failed", and exits with the run's status (or 1 if a failure was counted).
-import { readFileSync } from "node:fs";
+// "N passed, N failed", and exits with the run's status (or 1 if a failure was counted). Before that line it
+// prints how long each Turborepo task took (from the run summary that `turbo run --summarize` writes), so a
+// suite that slows down shows up in CI's output.
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
 
-const [logFile, statusArg = "0"] = process.argv.slice(2);
+const [logFile, statusArg = "0", runsDir = ".turbo/runs"] = process.argv.slice(2);
 // eslint-disable-next-line no-control-regex
 const text = readFileSync(logFile, "utf8").replace(/\u001b\[[0-9;]*m/g, "");
 let passed = 0;
@@ -20,6 +23,36 @@ for (const line of text.split("\n")) {
   } else if ((match = /^(?:\S+:\s+)?# pass (\d+)$/.exec(line))) passed += Number(match[1]);
   else if ((match = /^(?:\S+:\s+)?# fail (\d+)$/.exec(line))) failed += Number(match[1]);
 }
+
+/** The task durations of the newest Turborepo run summary, longest first. */
+function taskDurations() {
+  if (!existsSync(runsDir)) return [];
+  const newest = readdirSync(runsDir)
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => path.join(runsDir, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!newest) return [];
+  const summary = JSON.parse(readFileSync(newest, "utf8"));
+  return (summary.tasks ?? [])
+    .filter((task) => task.execution)
+    .map((task) => ({
+      task: task.taskId,
+      seconds: (task.execution.endTime - task.execution.startTime) / 1000,
+      exitCode: task.execution.exitCode,
+      cached: task.cache?.status === "HIT",
+    }))
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+const durations = taskDurations();
+if (durations.length > 0) {
+  console.log("\nduration per task (longest first):");
+  for (const { task, seconds, exitCode, cached } of durations) {
+    const state = exitCode === 0 ? (cached ? "cached" : "ok") : `exit ${exitCode}`;
+    console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${task}  (${state})`);
+  }
+}
+
 const status = Number(statusArg);
 // A suite that crashed before reporting (or a failed lint/type check) still counts as a failure.
 if (status !== 0 && failed === 0) failed = 1;
