@@ -49,6 +49,8 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(erc20Routes, { prefix: "/api/erc20" });
   await fastify.register(pollRoutes, { prefix: "/api/polls" });
   await fastify.register(worldIdRoutes, { prefix: "/api/world-id" });
+  // Development only: what the outbox transport "sent" (the World App simulator lists it); never in production.
+  if (config.notifications.transport === "outbox" && !config.isProduction) await fastify.register(import("./routes/dev/index.js"), { prefix: "/api/dev" });
 }
 
 const app = fp(oroApi, { name: "oro-api" });
