@@ -17,6 +17,7 @@ import referralRoutes from "./routes/referrals/index.js";
 import erc20Routes from "./routes/erc20/index.js";
 import notificationRoutes from "./routes/notifications/index.js";
 import pollRoutes from "./routes/polls/index.js";
+import statsRoutes from "./routes/stats/index.js";
 import streakRoutes from "./routes/streaks/index.js";
 import userRoutes from "./routes/user/index.js";
 import worldIdRoutes from "./routes/world-id/index.js";
@@ -49,6 +50,7 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(erc20Routes, { prefix: "/api/erc20" });
   await fastify.register(pollRoutes, { prefix: "/api/polls" });
   await fastify.register(worldIdRoutes, { prefix: "/api/world-id" });
+  await fastify.register(statsRoutes, { prefix: "/api/stats", config });
   // Development only: what the outbox transport "sent" (the World App simulator lists it); never in production.
   if (config.notifications.transport === "outbox" && !config.isProduction) await fastify.register(import("./routes/dev/index.js"), { prefix: "/api/dev" });
 }

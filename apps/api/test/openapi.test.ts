@@ -43,7 +43,7 @@ describe("the OpenAPI document", () => {
     expect(queryOf("/api/erc20/token-price")).toEqual([["tokenAddresses", true]]);
     expect(document.paths["/api/user/email"]?.post?.requestBody).toBeDefined();
     expect(byRoute["/api/polls/{id}/vote"]?.requestBody).toBeDefined();
-    for (const route of ["/api/streaks/current", "/api/streaks/claims", "/api/notifications/oro_claim", "/api/erc20/token-price", "/api/polls/{id}/vote"]) {
+    for (const route of ["/api/streaks/current", "/api/streaks/claims", "/api/notifications/oro_claim", "/api/erc20/token-price", "/api/polls/{id}/vote", "/api/stats"]) {
       expect(Object.keys(byRoute[route]?.responses ?? {}), route).toContain("503");
     }
   });

@@ -4,3 +4,4 @@ export * from "./referral-voucher.js";
 export * from "./referral-message.js";
 export * from "./api-client.js";
 export * from "./dev-accounts.js";
+export * from "./languages.js";

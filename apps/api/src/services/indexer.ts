@@ -13,6 +13,8 @@ export interface IndexerClient {
   streak(address: Address): Promise<IndexedStreak>;
   /** The contract's wait between mints in seconds, as indexed (`GET /stats`). */
   waitBetweenMints(): Promise<number>;
+  /** Unique holders (balance above zero) and total supply, as indexed (`GET /stats`). */
+  tokenStats(): Promise<IndexedTokenStats>;
   /** Vouchers paid to `account`, newest first (`GET /referral-payouts/:address?limit=N`). */
   payouts(account: Address, limit: number): Promise<IndexedPayout[]>;
   /** Whether one voucher nonce was paid (`GET /referral-payouts/nonces/:nonce`). */
@@ -54,6 +56,12 @@ const streakSchema = z.object({
 
 const statsSchema = z.object({ waitBetweenMints: seconds });
 
+const tokenStatsSchema = z.object({
+  holders: z.number().int().nonnegative(),
+  totalSupply: decimal,
+  lastEventAt: seconds.nullable(),
+});
+
 const payoutSchema = z.object({
   nonce: decimal,
   account: hex.transform((value): Address => value),
@@ -65,6 +73,7 @@ const payoutSchema = z.object({
 export type IndexedClaim = z.output<typeof claimSchema>;
 export type IndexedPayout = z.output<typeof payoutSchema>;
 export type IndexedStreak = z.output<typeof streakSchema>;
+export type IndexedTokenStats = z.output<typeof tokenStatsSchema>;
 
 const claimsResponse = z.object({ claims: z.array(claimSchema) });
 const payoutsResponse = z.object({ payouts: z.array(payoutSchema) });
@@ -108,6 +117,10 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     },
     async waitBetweenMints() {
       return (await get("/stats", statsSchema)).waitBetweenMints;
+    },
+    async tokenStats() {
+      const { holders, totalSupply, lastEventAt } = await get("/stats", tokenStatsSchema);
+      return { holders, totalSupply, lastEventAt };
     },
     async payouts(account, limit) {
       const body = await get(`/referral-payouts/${account.toLowerCase()}?limit=${limit}`, payoutsResponse);

@@ -1,20 +1,18 @@
-/** The product's languages (SPEC section 1); en is the fallback. */
-export const LOCALES = ["en", "es", "fil", "id", "ja", "ko", "pt", "th"] as const;
+import { FALLBACK_LANGUAGE, LANGUAGES, languageOfTag, type Language } from "@oro/clients";
 
-export type Locale = (typeof LOCALES)[number];
+/** The product's languages, from @oro/clients (the web app uses the same list); en is the fallback. */
+export const LOCALES = LANGUAGES;
 
-export const DEFAULT_LOCALE: Locale = "en";
+export type Locale = Language;
 
-const isLocale = (value: string): value is Locale => (LOCALES as readonly string[]).includes(value);
+export const DEFAULT_LOCALE: Locale = FALLBACK_LANGUAGE;
 
 /**
  * A language tag from a client ("es", "pt-BR", "tl", "JA") as one of the eight; anything else is en.
  * Tagalog ("tl") is Filipino.
  */
 export function toLocale(tag: string | undefined): Locale {
-  const primary = (tag ?? "").trim().toLowerCase().split(/[-_]/)[0] ?? "";
-  if (primary === "tl") return "fil";
-  return isLocale(primary) ? primary : DEFAULT_LOCALE;
+  return languageOfTag(tag) ?? DEFAULT_LOCALE;
 }
 
 /** The text of `texts` in `locale`, else in en. */

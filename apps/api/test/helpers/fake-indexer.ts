@@ -4,6 +4,7 @@ import {
   type IndexedClaim,
   type IndexedPayout,
   type IndexedStreak,
+  type IndexedTokenStats,
   type IndexerClient,
 } from "../../src/services/indexer.js";
 
@@ -95,6 +96,14 @@ export class FakeIndexer implements IndexerClient {
   waitBetweenMints(): Promise<number> {
     this.check();
     return Promise.resolve(this.wait);
+  }
+
+  /** Holders are the distinct receivers of mints, the supply their sum (no transfers here). */
+  tokenStats(): Promise<IndexedTokenStats> {
+    this.check();
+    const holders = new Set(this.mints.map((claim) => claim.receiver)).size;
+    const totalSupply = this.mints.reduce((sum, claim) => sum + claim.amount, 0n);
+    return Promise.resolve({ holders, totalSupply, lastEventAt: this.mints[0]?.timestamp ?? null });
   }
 
   payouts(account: Address, limit: number): Promise<IndexedPayout[]> {

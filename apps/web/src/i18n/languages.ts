@@ -1,19 +1,7 @@
-/** The eight languages of the app; en is the fallback. */
-export const LANGUAGES = ["en", "es", "fil", "id", "ja", "ko", "pt", "th"] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const FALLBACK_LANGUAGE: Language = "en";
+import { FALLBACK_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, isLanguage, languageOfTag, type Language } from "@oro/clients";
 
-/** Each language's own name, shown in the picker whatever the current language. */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: "English",
-  es: "Español",
-  fil: "Filipino",
-  id: "Bahasa Indonesia",
-  ja: "日本語",
-  ko: "한국어",
-  pt: "Português",
-  th: "ไทย",
-};
+// The eight languages, their names and the tl/fil mapping live once in @oro/clients (the API uses them too).
+export { FALLBACK_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, isLanguage, type Language };
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}$/;
 const INJECTION_SIGNS = /[<>"'`(){};=\\/]|javascript:|script|%3c|&#|&lt;/i;
@@ -29,18 +17,9 @@ export function isSafeLanguageCandidate(candidate: unknown): candidate is string
   return LANGUAGE_TAG.test(candidate);
 }
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** Maps one safe candidate to a supported language: exact, then its primary subtag ('pt-BR' to pt, 'tl' to fil). */
+/** Maps one safe candidate to a supported language by its primary subtag ('pt-BR' to pt, 'tl' to fil). */
 export function toSupportedLanguage(candidate: string): Language | null {
-  const normalised = candidate.replace("_", "-").toLowerCase();
-  if (isLanguage(normalised)) return normalised;
-  const primary = normalised.split("-")[0] ?? "";
-  if (primary === "tl") return "fil";
-  if (primary === "in") return "id";
-  return isLanguage(primary) ? primary : null;
+  return languageOfTag(candidate);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createApiClient, type ApiError } from "@oro/clients";
+import { createApiClient, twoLetterCodeOf, type ApiError } from "@oro/clients";
 import type { Address } from "viem";
 import type { SignedWorldIdRequest } from "./world-app/verify";
 
@@ -93,19 +93,13 @@ function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T
   );
 }
 
-/** The app's languages as the notification calls take them: a two-letter code (spec section 7). */
-const API_LOCALES = ["en", "es", "tl", "id", "ja", "ko", "pt", "th"] as const;
-export type ApiLocale = (typeof API_LOCALES)[number];
-
 /**
- * The app's language as the two-letter code the notification calls send: the primary subtag, lower case;
- * Filipino ('fil', which has no two-letter code of its own) is sent as Tagalog's 'tl', which the API stores as
- * 'fil'; anything else is 'en'. Both set_locale and oro_claim send this same value.
+ * The app's language as the two-letter code the notification calls send (spec section 7): Filipino ('fil',
+ * which has no two-letter code of its own) is sent as Tagalog's 'tl', which the API stores as 'fil'; anything
+ * else is 'en'. Both set_locale and oro_claim send this same value. The mapping lives in @oro/clients.
  */
-export function toApiLocale(language: string | undefined): ApiLocale {
-  const primary = (language ?? "").trim().toLowerCase().split(/[-_]/)[0] ?? "";
-  if (primary === "fil") return "tl";
-  return (API_LOCALES as readonly string[]).includes(primary) ? (primary as ApiLocale) : "en";
+export function toApiLocale(language: string | undefined): string {
+  return twoLetterCodeOf(language);
 }
 
 /** The API on the generated client of @oro/clients (`createApiClient`): one call per method. */

@@ -1077,6 +1077,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unique holders and total supply of ORO, from the indexer through the cache
+         * @description 503 STATS_UNAVAILABLE when the indexer does not answer (within INDEXER_TIMEOUT) and nothing is cached; with a cached answer it is served with stale: true instead.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TokenStats"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/streaks/claims": {
         parameters: {
             query?: never;
@@ -2071,6 +2128,36 @@ export interface components {
         /** @description Keyed by lower-case token address; a token without a price is absent */
         TokenPricesInput: {
             [key: string]: components["schemas"]["TokenPriceInput"];
+        };
+        TokenStats: {
+            /**
+             * Format: date-time
+             * @description When the indexer gave this answer
+             */
+            cachedAt: string;
+            /** @description Unique holders: accounts with a balance above zero */
+            holders: number;
+            /** @description Unix seconds of the newest indexed event; null before the first */
+            lastEventAt: number | null;
+            /** @description true: the indexer did not answer, this is the last answer cached (see cachedAt) */
+            stale: boolean;
+            /** @description An amount in wei (18 decimals) as a decimal string */
+            totalSupply: string;
+        };
+        TokenStatsInput: {
+            /**
+             * Format: date-time
+             * @description When the indexer gave this answer
+             */
+            cachedAt: string;
+            /** @description Unique holders: accounts with a balance above zero */
+            holders: number;
+            /** @description Unix seconds of the newest indexed event; null before the first */
+            lastEventAt: number | null;
+            /** @description true: the indexer did not answer, this is the last answer cached (see cachedAt) */
+            stale: boolean;
+            /** @description An amount in wei (18 decimals) as a decimal string */
+            totalSupply: string;
         };
         User: {
             address: string;
