@@ -1,9 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { formatEther, getAddress, type Address, type Hash } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
 import { buildDevProof, devNullifierHash } from "@oro/clients";
 import { DEV_ACCOUNTS, DEV_APP_ID, env } from "../env";
+import { refuse } from "../lib/refusal";
+import { reachable } from "../tasks/context";
 import {
   DEVELOPMENT_CHAIN_ID,
+  WORLD_CHAIN_ID,
+  WORLD_CHAIN_WORLD_ID_ROUTER,
   deploymentPath,
   readDeployment,
   writeDeployment,
@@ -27,10 +32,10 @@ export interface DeployResult {
  * and requires the real router, app id and claim signer from the environment.
  */
 export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployResult> {
-  const publicClient = await hre.viem.getPublicClient();
+  const publicClient = await reachable(hre, () => hre.viem.getPublicClient());
   const [deployer] = await hre.viem.getWalletClients();
-  if (!deployer) throw new Error(`network "${hre.network.name}" has no account to deploy from: set DEPLOYER_PRIVATE_KEY`);
-  const chainId = await publicClient.getChainId();
+  if (!deployer) refuse(`network "${hre.network.name}" has no account to deploy from: set DEPLOYER_PRIVATE_KEY`);
+  const chainId = await reachable(hre, () => publicClient.getChainId());
   const isDevelopment = chainId === DEVELOPMENT_CHAIN_ID;
   const log: string[] = [];
 
@@ -42,6 +47,15 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
 
   const settings = resolveSettings(chainId, isDevelopment);
   const owner = deployer.account.address;
+  if (!isDevelopment) {
+    if (isDevelopmentAccount(owner)) {
+      refuse(`refusing to deploy to chain ${chainId} from ${owner}: DEPLOYER_PRIVATE_KEY is one of Hardhat's public development keys`);
+    }
+    const routerCode = await publicClient.getCode({ address: settings.worldIdRouter });
+    if (!routerCode || routerCode === "0x") {
+      refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_ROUTER_ADDRESS ${settings.worldIdRouter} has no code there`);
+    }
+  }
 
   async function created(hash: Hash): Promise<number> {
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
@@ -119,7 +133,22 @@ export interface ResolvedSettings {
   claimSigner: Address;
 }
 
-/** The router, app id and signer to deploy with; off the development chain every one must be configured. */
+/** Hardhat's public development accounts (mnemonic "test test ... junk"): never an owner or signer off the local chain. */
+const DEVELOPMENT_MNEMONIC = "test test test test test test test test test test test junk";
+let developmentAddresses: Set<Address> | undefined;
+
+export function isDevelopmentAccount(address: Address): boolean {
+  developmentAddresses ??= new Set(
+    Array.from({ length: 20 }, (_, addressIndex) => mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).address),
+  );
+  return developmentAddresses.has(getAddress(address));
+}
+
+/**
+ * The router, app id and signer to deploy with. Off the development chain every one must be configured, none
+ * may be a development value (Hardhat's public accounts, the local app id), and World Chain gets World's own
+ * router and a production (not staging) app.
+ */
 export function resolveSettings(chainId: number, isDevelopment: boolean): ResolvedSettings {
   if (isDevelopment) {
     return {
@@ -134,7 +163,20 @@ export function resolveSettings(chainId: number, isDevelopment: boolean): Resolv
     env.claimSigner ? undefined : "CLAIM_SIGNER_ADDRESS",
   ].filter((name): name is string => name !== undefined);
   if (missing.length > 0 || !env.worldIdRouter || !env.appId || !env.claimSigner) {
-    throw new Error(`refusing to deploy to chain ${chainId} without ${missing.join(", ")} (no development defaults off the local chain)`);
+    refuse(`refusing to deploy to chain ${chainId} without ${missing.join(", ")} (no development defaults off the local chain)`);
   }
-  return { worldIdRouter: getAddress(env.worldIdRouter), appId: env.appId, claimSigner: getAddress(env.claimSigner) };
+  const settings = { worldIdRouter: getAddress(env.worldIdRouter), appId: env.appId, claimSigner: getAddress(env.claimSigner) };
+  if (isDevelopmentAccount(settings.claimSigner)) {
+    refuse(`refusing to deploy to chain ${chainId}: CLAIM_SIGNER_ADDRESS ${settings.claimSigner} is one of Hardhat's public development accounts`);
+  }
+  if (settings.appId === DEV_APP_ID) refuse(`refusing to deploy to chain ${chainId}: WORLD_APP_ID ${DEV_APP_ID} is the local development app`);
+  if (chainId === WORLD_CHAIN_ID) {
+    if (settings.worldIdRouter !== WORLD_CHAIN_WORLD_ID_ROUTER) {
+      refuse(`refusing to deploy to World Chain: WORLD_ID_ROUTER_ADDRESS must be World's router ${WORLD_CHAIN_WORLD_ID_ROUTER}, not ${settings.worldIdRouter}`);
+    }
+    if (settings.appId.startsWith("app_staging_")) {
+      refuse(`refusing to deploy to World Chain: ${settings.appId} is a staging app (its proofs come from the simulator); use the production app id`);
+    }
+  }
+  return settings;
 }

@@ -5,6 +5,8 @@ import { getAddress, type Address } from "viem";
 /** Chains this project knows by id. Mocks and the test-mode faucet exist only on the development chain. */
 export const DEVELOPMENT_CHAIN_ID = 31337;
 export const WORLD_CHAIN_ID = 480;
+/** World's World ID router on World Chain (a proxy: the address stays when World upgrades it). */
+export const WORLD_CHAIN_WORLD_ID_ROUTER: Address = "0x17B354dD2595411ff79041f930e491A4Df39A278";
 
 export const CONTRACT_NAMES = ["WorldIdRouter", "Oro", "ReferralClaim", "TestModeFaucet"] as const;
 export type DeployedContractName = (typeof CONTRACT_NAMES)[number];

@@ -1,19 +1,14 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
-import { HardhatPluginError } from "hardhat/plugins";
 import { getAddress, type Address, type Hash } from "viem";
 import { readDeployment, type Deployment } from "../deploy/deployment";
+import { refuse } from "../lib/refusal";
 
-const PLUGIN = "oro";
-
-/** An admin task's refusal: printed as a clear one-line message, without a stack trace. */
-export function refuse(message: string): never {
-  throw new HardhatPluginError(PLUGIN, message);
-}
+export { refuse };
 
 /** The deployed contracts on the network the task runs against, after checking it is the right network. */
 export async function loadDeployedContracts(hre: HardhatRuntimeEnvironment) {
-  const publicClient = await hre.viem.getPublicClient();
-  const chainId = await publicClient.getChainId();
+  const publicClient = await reachable(hre, () => hre.viem.getPublicClient());
+  const chainId = await reachable(hre, () => publicClient.getChainId());
   const configuredChainId = hre.network.config.chainId;
   if (configuredChainId !== undefined && configuredChainId !== chainId) {
     refuse(`wrong network: "${hre.network.name}" should be chain ${configuredChainId} but its RPC answers chain ${chainId}`);
@@ -42,13 +37,24 @@ export async function loadDeployedContracts(hre: HardhatRuntimeEnvironment) {
   return { publicClient, chainId, deployment, oro, claims, wallet, caller: wallet.account.address };
 }
 
+/** The first answer from the network's RPC, or a refusal naming the network when nothing answers there. */
+export async function reachable<T>(hre: HardhatRuntimeEnvironment, ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    const url = "url" in hre.network.config ? hre.network.config.url : "the in-process network";
+    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
+    return refuse(`wrong network: nothing answers at ${url} (network "${hre.network.name}"): ${reason}`);
+  }
+}
+
 /** Refuses unless `caller` owns the contract; names the owner so the operator knows which key to use. */
 export function requireOwner(contractName: string, owner: Address, caller: Address): void {
   if (owner === "0x0000000000000000000000000000000000000000") {
     refuse(`${contractName} has no owner any more (the killswitch was pulled or ownership renounced): nothing can be changed`);
   }
   if (getAddress(owner) !== getAddress(caller)) {
-    refuse(`${caller} is not the owner of ${contractName}; the owner is ${owner}. Use the owner's key (DEPLOYER_PRIVATE_KEY).`);
+    refuse(`${getAddress(caller)} is not the owner of ${contractName}; the owner is ${getAddress(owner)}. Use the owner's key (DEPLOYER_PRIVATE_KEY).`);
   }
 }
 

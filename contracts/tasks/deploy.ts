@@ -3,6 +3,7 @@ import { TASK_NODE, TASK_NODE_SERVER_READY } from "hardhat/builtin-tasks/task-na
 import { subtask } from "hardhat/config";
 import { deployAll } from "../deploy/deploy";
 import { env } from "../env";
+import { refuse } from "../lib/refusal";
 
 task("deploy", "Deploys every ORO contract to --network and writes deployments/<chainId>.json (idempotent)")
   .setAction(async (_args, hre) => {
@@ -25,7 +26,7 @@ subtask(TASK_NODE_SERVER_READY).setAction(async (args: { address: string; port: 
 task("chain", "Starts a local chain (CHAIN_HOST:CHAIN_PORT, default 127.0.0.1:8545) with every contract deployed")
   .setAction(async (_args, hre) => {
     if (hre.network.name !== "hardhat") {
-      throw new Error("the chain task runs the in-process Hardhat network; do not pass --network");
+      refuse("the chain task starts its own local chain; do not pass --network");
     }
     deployWhenServing = true;
     await hre.run(TASK_NODE, { hostname: env.chainHost, port: env.chainPort });
