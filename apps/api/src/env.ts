@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { addresses, CHAIN_IDS, CLAIM_ACTION, DEV_PRIVATE_KEYS } from "@oro/clients";
 import { getAddress, isAddress, isHex, parseUnits, type Address, type Hex } from "viem";
+import { mnemonicToAccount, privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
 import { PaymentType } from "./generated/prisma/enums.js";
 
@@ -44,6 +45,26 @@ export const DEVELOPMENT_DEFAULTS = {
 } as const;
 
 type DevelopmentSetting = keyof typeof DEVELOPMENT_DEFAULTS;
+
+/**
+ * What NODE_ENV=production must set: every development default (the payout wallet only with `auto` rewards)
+ * and the database. The deployment's compose test checks that production provides each of these.
+ */
+export const PRODUCTION_REQUIRED: readonly string[] = [
+  ...(Object.keys(DEVELOPMENT_DEFAULTS) as DevelopmentSetting[]).filter((key) => key !== "PAYOUT_WALLET_PRIVATE_KEY"),
+  "DATABASE_URL",
+];
+
+const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
+let hardhatAddresses: ReadonlySet<Address> | undefined;
+
+/** Whether `key` is one of Hardhat's public development keys (anyone can sign with them). */
+function isHardhatKey(key: Hex): boolean {
+  hardhatAddresses ??= new Set(
+    Array.from({ length: 20 }, (_, addressIndex) => mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex }).address),
+  );
+  return hardhatAddresses.has(privateKeyToAddress(key));
+}
 
 const durationUnits = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -278,6 +299,22 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** Production never signs with a publicly known key, nor lets the voucher signer pay gas (one leak, both powers). */
+function refuseDevelopmentKeys(config: Config): void {
+  const keys = {
+    CLAIM_SIGNER_PRIVATE_KEY: config.claimSignerKey,
+    PAYOUT_WALLET_PRIVATE_KEY: config.payoutWalletKey,
+    WORLD_ID_SIGNING_KEY: config.worldId.signingKey,
+  };
+  const known = Object.entries(keys).filter(([, key]) => key !== undefined && isHardhatKey(key)).map(([name]) => name);
+  if (known.length > 0) {
+    throw new ConfigError(`NODE_ENV=production refuses Hardhat's public development keys in ${known.join(", ")}`);
+  }
+  if (config.payoutWalletKey && privateKeyToAddress(config.payoutWalletKey) === privateKeyToAddress(config.claimSignerKey)) {
+    throw new ConfigError("NODE_ENV=production needs a payout wallet apart from the voucher signer: PAYOUT_WALLET_PRIVATE_KEY equals CLAIM_SIGNER_PRIVATE_KEY");
+  }
+}
+
 /**
  * Parses a configuration from `source` (process.env by default). Outside production the development
  * profile fills what is unset; in production anything missing is listed in one ConfigError.
@@ -290,15 +327,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const production = values.NODE_ENV === "production";
   const missing: string[] = [];
   for (const key of Object.keys(DEVELOPMENT_DEFAULTS) as DevelopmentSetting[]) {
-    if (values[key] !== undefined) continue;
-    if (production) {
-      if (key !== "PAYOUT_WALLET_PRIVATE_KEY") missing.push(key);
-    } else {
-      values[key] = key === "RPC_URL" ? localChainUrl(values) : DEVELOPMENT_DEFAULTS[key];
-    }
+    if (values[key] !== undefined || production) continue;
+    values[key] = key === "RPC_URL" ? localChainUrl(values) : DEVELOPMENT_DEFAULTS[key];
   }
   if (production) {
-    if (values.DATABASE_URL === undefined) missing.push("DATABASE_URL");
+    missing.push(...PRODUCTION_REQUIRED.filter((key) => values[key] === undefined));
     const auto = [values.REFERRAL_REFERRER_PAYMENT, values.REFERRAL_REFEREE_PAYMENT].includes("auto");
     if (auto && values.PAYOUT_WALLET_PRIVATE_KEY === undefined) missing.push("PAYOUT_WALLET_PRIVATE_KEY");
   }
@@ -327,5 +360,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (config.prices.provider === "http" && !config.prices.apiUrl) {
     throw new ConfigError("PRICE_API_URL is required when PRICE_PROVIDER=http");
   }
+  if (config.isProduction) refuseDevelopmentKeys(config);
   return config;
 }
