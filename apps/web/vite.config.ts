@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig, loadEnv } from "vite";
 import { bundleReport } from "./scripts/bundle-report.ts";
+import { productionGuard } from "./scripts/production-guard.ts";
 
 // The dev server and preview listen on 127.0.0.1 only; the port and the API target come from the environment.
 export default defineConfig(({ mode }) => {
@@ -8,7 +9,7 @@ export default defineConfig(({ mode }) => {
   const port = Number(env.WEB_PORT ?? 5173);
   const apiTarget = env.API_URL ?? `http://127.0.0.1:${env.API_PORT ?? "3001"}`;
   return {
-    plugins: [react(), bundleReport()],
+    plugins: [productionGuard(), react(), bundleReport()],
     server: {
       host: "127.0.0.1",
       port,

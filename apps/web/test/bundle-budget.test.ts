@@ -16,12 +16,16 @@ const read = (file: string) => readFileSync(join(outDir, "assets", file), "utf8"
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), "oro-web-build-"));
   // Vitest runs with NODE_ENV=test, which would make Vite build with import.meta.env.DEV = true.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = "production";
+  // Until World Chain has a deployment, a production build is only allowed as a rehearsal on the local chain.
+  const saved = { NODE_ENV: process.env.NODE_ENV, ORO_REHEARSAL: process.env.ORO_REHEARSAL, VITE_CHAIN_ID: process.env.VITE_CHAIN_ID };
+  Object.assign(process.env, { NODE_ENV: "production", ORO_REHEARSAL: "true", VITE_CHAIN_ID: "31337" });
   try {
     await build({ root, mode: "production", logLevel: "warn", build: { outDir, emptyOutDir: true } });
   } finally {
-    process.env.NODE_ENV = nodeEnv;
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
   sizes = measureBundle(outDir);
   console.log(formatBundleReport(sizes));
