@@ -1,0 +1,1 @@
+export { startSimulator, type RunningSimulator, type SimulatorOptions } from "./server.js";
