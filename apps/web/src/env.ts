@@ -17,6 +17,8 @@ const schema = object({
   VITE_SWAP_APP_URL: withDefault(string(URL_PATTERN), "https://world.org/mini-app?app_id=app_a4f7f3e62c1de0b9490a5260cb390b56"),
   /** World App's settings page for this mini app's permissions (the bell once permission was asked). */
   VITE_NOTIFICATION_SETTINGS_URL: withDefault(string(URL_PATTERN), "worldapp://settings/notifications"),
+  /** What a referrer earns per invite, in ORO, for the share screen's text (the API's REFERRAL_REFERRER_REWARD). */
+  VITE_REFERRER_REWARD_ORO: withDefault(string(/^\d{1,9}(\.\d{1,18})?$/), "1"),
   /** Operator switch: shows the claim-errors banner even before the app notices trouble itself. */
   VITE_CLAIM_ISSUES_BANNER: withDefault(literals("true", "false"), "false"),
 });
@@ -63,6 +65,7 @@ export const env = {
   swapAppUrl: raw.VITE_SWAP_APP_URL,
   notificationSettingsUrl: raw.VITE_NOTIFICATION_SETTINGS_URL,
   claimIssuesBanner: raw.VITE_CLAIM_ISSUES_BANNER === "true",
+  referrerRewardOro: raw.VITE_REFERRER_REWARD_ORO,
 } as const;
 
 /**

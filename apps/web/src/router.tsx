@@ -5,9 +5,9 @@ import { AboutRoute } from "./routes/about";
 import { AppsRoute } from "./routes/apps";
 import { ClaimRoute } from "./routes/claim";
 import { PollsRoute } from "./routes/polls";
-import { ShareRoute } from "./routes/share";
 import { StatsRoute } from "./routes/stats";
 
+const ShareRoute = lazy(() => import("./routes/share"));
 const TermsRoute = lazy(() => import("./routes/terms"));
 const DebugRoute = lazy(() => import("./routes/debug"));
 

@@ -1,6 +1,6 @@
-import { buildDevProof, devNullifierHash } from "@oro/clients";
-import { encodeFunctionData, type Address } from "viem";
-import type { OroApi, StreakData, SwapReward, TokenPrice } from "../src/lib/api";
+import { buildDevProof, devNullifierHash, referralClaimAbi, type ApiSchemas } from "@oro/clients";
+import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
+import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
 import type { MintData } from "../src/lib/chain";
 import type { Monitoring } from "../src/lib/monitoring";
 import type { ChainService, Services, WalletService } from "../src/lib/services";
@@ -13,6 +13,9 @@ export const USER: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 export const TOKEN: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 export const HALF_ORO = 500_000_000_000_000_000n;
 export const DAY = 86_400;
+/** The ReferralClaim contract of the fakes. */
+export const REFERRAL_CLAIM: Address = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+export const OWN_CODE = "MYC0DE22";
 
 export function devVerification(): VerificationResult {
   const { root, nullifierHash, proof } = buildDevProof({
@@ -40,6 +43,20 @@ export interface FakeOptions {
   notificationsAvailable?: boolean;
   permissionOutcome?: NotificationPermissionOutcome;
   verifyError?: Error;
+  /** The user's own invite code (or its failure). */
+  referralCode?: string | Error;
+  eligibility?: ReferralEligibility | Error;
+  /** The API's refusal of an invite (its error code); default: accepted, referrer 'bob'. */
+  acceptError?: string;
+  signMessageError?: Error;
+  /** The raw oro-earned answer (read through the app's own parser), or its failure. */
+  earnings?: ApiSchemas["OroEarned"] | Error;
+  /** Voucher nonces already used on chain. */
+  claimedVoucherNonces?: string[];
+  /** After a voucher claim is sent, how many previews until it shows on chain (Infinity: never). */
+  voucherConfirmsAfterReads?: number;
+  /** The wallet answers a voucher claim without a transaction id. */
+  voucherClaimWithoutId?: boolean;
 }
 
 export interface Fakes {
@@ -61,6 +78,8 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     numOfMints: lastAgo === null ? 0n : 3n,
   };
   let readsUntilConfirmed: number | null = null;
+  const usedVouchers = new Set(options.claimedVoucherNonces ?? []);
+  const pendingVouchers = new Map<string, number>();
 
   const api: OroApi = {
     getSignInNonce: () => (record("getSignInNonce"), Promise.resolve({ nonce: "abcdef123456", statement: "Claim ORO daily on the chain." })),
@@ -86,6 +105,36 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       return Promise.resolve(price ? { [TOKEN.toLowerCase()]: price } : {});
     },
     getWorldIdRequest: () => Promise.resolve({ rp_id: "rp_test", nonce: "n", created_at: 0, expires_at: 1, signature: "0x" }),
+    getReferralCode: (address) => {
+      record("getReferralCode", address);
+      const code = options.referralCode ?? OWN_CODE;
+      return code instanceof Error ? Promise.reject(code) : Promise.resolve(code);
+    },
+    getReferralEligibility: (address) => {
+      record("getReferralEligibility", address);
+      const answer = options.eligibility ?? { eligible: true, reason: "NEVER_CLAIMED", referralApplied: false, referrerUsername: null };
+      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+    },
+    getReferralNonce: (address) => (record("getReferralNonce", address), Promise.resolve("InviteNonce1234")),
+    acceptReferral: (address, input) => {
+      record("acceptReferral", address, input);
+      if (options.acceptError) return Promise.resolve({ referral: null, referralUser: null, error: options.acceptError });
+      return Promise.resolve({
+        referral: { id: "r1", referralCode: input.referralCode, status: "pending" },
+        referralUser: { userId: "u2", username: "bob" },
+        error: null,
+      });
+    },
+    getReferralEarnings: (address, opts) => {
+      record("getReferralEarnings", address, opts);
+      const answer = options.earnings ?? { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: null, referredByUsername: null };
+      if (answer instanceof Error) return Promise.reject(answer);
+      try {
+        return Promise.resolve(toReferralEarnings(answer));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    },
   };
 
   const chain: ChainService = {
@@ -116,6 +165,29 @@ export function createFakes(options: FakeOptions = {}): Fakes {
         args: [verification.merkleRoot, verification.nullifierHash, verification.proof, receiver],
       }),
     }),
+    buildVoucherClaimCall: (claimable) => ({
+      to: REFERRAL_CLAIM,
+      data: encodeFunctionData({
+        abi: referralClaimAbi,
+        functionName: "claim",
+        args: [
+          { account: claimable.message.account as Address, amount: BigInt(claimable.message.amount), nonce: BigInt(claimable.message.nonce) },
+          claimable.signature as `0x${string}`,
+        ],
+      }),
+    }),
+    previewVoucherClaim: (claimable) => {
+      const nonce = claimable.message.nonce;
+      record("previewVoucherClaim", nonce);
+      const left = pendingVouchers.get(nonce);
+      if (left !== undefined) {
+        if (left <= 1) {
+          pendingVouchers.delete(nonce);
+          usedVouchers.add(nonce);
+        } else pendingVouchers.set(nonce, left - 1);
+      }
+      return Promise.resolve({ wasClaimed: usedVouchers.has(nonce), validSignature: claimable.signature !== "0xbad" });
+    },
   };
 
   let permissionAsked = false;
@@ -129,6 +201,12 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     sendTransaction: (call) => {
       record("sendTransaction", call);
       if (options.sendTransactionError) return Promise.reject(options.sendTransactionError);
+      if (call.to === REFERRAL_CLAIM) {
+        const { args } = decodeFunctionData({ abi: referralClaimAbi, data: call.data });
+        const [voucher] = args as unknown as [{ nonce: bigint }];
+        pendingVouchers.set(voucher.nonce.toString(), options.voucherConfirmsAfterReads ?? 1);
+        return Promise.resolve({ id: options.voucherClaimWithoutId ? ("" as `0x${string}`) : ("0xc1a1" as const), via: "world-app" as const });
+      }
       readsUntilConfirmed = options.mintConfirmsAfterReads ?? 1;
       return Promise.resolve({ id: "0xabc", via: "world-app" as const });
     },
@@ -136,7 +214,11 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       record("verifyHuman", signal);
       return options.verifyError ? Promise.reject(options.verifyError) : Promise.resolve(devVerification());
     },
-    share: () => Promise.resolve(),
+    signMessage: (message) => {
+      record("signMessage", message);
+      return options.signMessageError ? Promise.reject(options.signMessageError) : Promise.resolve({ address: USER, signature: "0x5167" as const });
+    },
+    share: (content) => (record("share", content), Promise.resolve()),
     requestNotificationPermission: () => {
       record("requestNotificationPermission");
       if (permissionAsked) return Promise.resolve("already_requested" as const);
@@ -150,7 +232,12 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     },
   };
 
-  const monitoring: Monitoring = { event: (name) => events.push(name) };
+  const monitoring: Monitoring = {
+    event: (name, properties) => {
+      events.push(name);
+      record(`event:${name}`, properties);
+    },
+  };
   return { services: { api, chain, wallet, monitoring }, calls, events, opened };
 }
 

@@ -1,4 +1,4 @@
-import { createApiClient, twoLetterCodeOf, type ApiError } from "@oro/clients";
+import { createApiClient, REFERRAL_APP, twoLetterCodeOf, type ApiError, type ApiSchemas } from "@oro/clients";
 import type { Address } from "viem";
 import type { SignedWorldIdRequest } from "./world-app/verify";
 
@@ -45,6 +45,67 @@ export interface SwapReward {
   totalSwapVolumeUsd: number;
 }
 
+/** Whether the user may still accept an invite code, decided per human by the API. */
+export const REFERRAL_ELIGIBILITY_REASONS = ["NEVER_CLAIMED", "ALLOW_LISTED", "ALREADY_CLAIMED", "ALREADY_REFERRED"] as const;
+export type ReferralEligibilityReason = (typeof REFERRAL_ELIGIBILITY_REASONS)[number];
+
+export interface ReferralEligibility {
+  eligible: boolean;
+  reason: ReferralEligibilityReason;
+  /** An invite is already accepted for this user. */
+  referralApplied: boolean;
+  referrerUsername: string | null;
+}
+
+/** The payment types of a referral reward; any other value in an answer is refused ('Invalid payment type'). */
+export const PAYMENT_TYPES = ["claimable", "auto"] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+export class InvalidPaymentTypeError extends Error {
+  override readonly name = "InvalidPaymentTypeError";
+  constructor() {
+    super("Invalid payment type");
+  }
+}
+
+/** A voucher the user sends to `ReferralClaim.claim(voucher, signature)` themselves. */
+export type ClaimableSignature = ApiSchemas["ClaimableSignature"];
+
+/** One referral reward, in wei. */
+export interface ReferralReward {
+  paymentType: PaymentType;
+  paymentAmountWei: bigint;
+  hasClaimed: boolean;
+  updatedAt: Date;
+  claimableSignature: ClaimableSignature | null;
+}
+
+export interface ReferredUser extends ReferralReward {
+  userId: string;
+  username: string | null;
+}
+
+export interface ReferralEarnings {
+  totalOroEarnedWei: bigint;
+  usersReferred: ReferredUser[];
+  rewardForBeingReferee: ReferralReward | null;
+  referredByUsername: string | null;
+}
+
+export interface AcceptReferralInput {
+  referralCode: string;
+  /** personal_sign of the invite message; an empty string when the wallet gave none. */
+  signature: string;
+  nonce: string;
+}
+
+/** The accepted referral, or the error that kept it from being accepted. */
+export interface AcceptReferralResult {
+  referral: { id: string; referralCode: string; status: string } | null;
+  referralUser: { userId: string; username: string | null } | null;
+  error: string | null;
+}
+
 export interface OroApi {
   getSignInNonce(): Promise<SignInNonce>;
   signIn(body: SiweSignIn): Promise<ApiSession>;
@@ -60,6 +121,14 @@ export interface OroApi {
   /** Keyed by lower-case token address; an unknown token is absent. */
   getTokenPrices(tokenAddresses: readonly Address[]): Promise<Record<string, TokenPrice>>;
   getWorldIdRequest(userAddress: Address): Promise<SignedWorldIdRequest>;
+  /** The user's own invite code (8 characters, upper case). */
+  getReferralCode(userAddress: Address): Promise<string>;
+  getReferralEligibility(userAddress: Address): Promise<ReferralEligibility>;
+  /** A single-use nonce for the invite message the referee signs. */
+  getReferralNonce(userAddress: Address): Promise<string>;
+  /** Accepts an invite code; the API's refusals come back as `error`, not thrown. */
+  acceptReferral(userAddress: Address, input: AcceptReferralInput): Promise<AcceptReferralResult>;
+  getReferralEarnings(userAddress: Address, options: { forceBustCache: boolean }): Promise<ReferralEarnings>;
 }
 
 /** A non-2xx answer of the API, with its stable error code (the `error` field of ErrorResponse). */
@@ -91,6 +160,31 @@ function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T
     typeof error?.error === "string" ? error.error : "HTTP_ERROR",
     typeof error?.message === "string" ? error.message : `The API answered ${result.response.status}`,
   );
+}
+
+function toPaymentType(value: unknown): PaymentType {
+  if (!(PAYMENT_TYPES as readonly unknown[]).includes(value)) throw new InvalidPaymentTypeError();
+  return value as PaymentType;
+}
+
+function toReward(reward: ApiSchemas["RefereeReward"]): ReferralReward {
+  return {
+    paymentType: toPaymentType(reward.paymentType),
+    paymentAmountWei: BigInt(reward.paymentAmountWei),
+    hasClaimed: reward.hasClaimed,
+    updatedAt: new Date(reward.updatedAt),
+    claimableSignature: reward.claimableSignature ?? null,
+  };
+}
+
+/** The earnings answer with amounts as bigint wei and dates as Date; an unknown payment type throws. */
+export function toReferralEarnings(answer: ApiSchemas["OroEarned"]): ReferralEarnings {
+  return {
+    totalOroEarnedWei: BigInt(answer.totalOroEarnedWei),
+    usersReferred: answer.usersReferred.map((entry) => ({ userId: entry.userId, username: entry.username, ...toReward(entry) })),
+    rewardForBeingReferee: answer.rewardForBeingReferee ? toReward(answer.rewardForBeingReferee) : null,
+    referredByUsername: answer.referredByUsername,
+  };
 }
 
 /**
@@ -154,6 +248,41 @@ export function createOroApi(options: ApiOptions): OroApi {
     async getWorldIdRequest(userAddress) {
       const { rp_id, nonce, created_at, expires_at, signature } = unwrap(await client.POST("/api/world-id/request", { params: { query: { userAddress } } }));
       return { rp_id, nonce, created_at, expires_at, signature };
+    },
+    async getReferralCode(userAddress) {
+      const answer = unwrap(await client.GET("/api/referral_codes/for_user", { params: { query: { userAddress, app: REFERRAL_APP } } }));
+      return answer.referralCode.referralCode;
+    },
+    async getReferralEligibility(userAddress) {
+      // TEMPORARY until the generated client has this route: the path typed by hand.
+      const untyped = client as unknown as {
+        GET(path: string, init: unknown): Promise<{ data?: ReferralEligibility; error?: unknown; response: Response }>;
+      };
+      const { eligible, reason, referralApplied, referrerUsername } = unwrap(
+        await untyped.GET("/api/referrals/eligibility", { params: { query: { userAddress } } }),
+      );
+      return { eligible, reason, referralApplied, referrerUsername };
+    },
+    async getReferralNonce(userAddress) {
+      return unwrap(await client.GET("/api/referrals/nonce", { params: { query: { userAddress } } })).nonce;
+    },
+    async acceptReferral(userAddress, { referralCode, signature, nonce }) {
+      const query = { userAddress, referralCode, signature, nonce };
+      const result = await client.POST("/api/referrals/refer_with_signature", { params: { query } });
+      if (result.data === undefined) {
+        const error = result.error as Partial<ApiError> | undefined;
+        return { referral: null, referralUser: null, error: typeof error?.error === "string" ? error.error : "HTTP_ERROR" };
+      }
+      const { referral, referralUser } = result.data;
+      return {
+        referral: { id: referral.id, referralCode: referral.referralCode, status: referral.status },
+        referralUser: { userId: referralUser.userId, username: referralUser.username },
+        error: null,
+      };
+    },
+    async getReferralEarnings(userAddress, { forceBustCache }) {
+      const query = { userAddress, forceBustCache: forceBustCache ? ("true" as const) : ("false" as const) };
+      return toReferralEarnings(unwrap(await client.GET("/api/referrals/oro-earned", { params: { query } })));
     },
   };
 }

@@ -10,6 +10,7 @@ import { isInWorldApp } from "./world-app/install";
 import { requestNotificationPermission } from "./world-app/request-permission";
 import { sendTransaction } from "./world-app/send-transaction";
 import { share } from "./world-app/share";
+import { signMessage } from "./world-app/sign-message";
 import { getUsername } from "./world-app/username";
 import { verifyHuman } from "./world-app/verify";
 import { walletAuth } from "./world-app/wallet-auth";
@@ -25,12 +26,15 @@ export function createDefaultServices(): Services {
       readAmountPerMint: chain.readAmountPerMint,
       readOroBalance: chain.readOroBalance,
       buildMintCall: chain.buildMintCall,
+      buildVoucherClaimCall: chain.buildVoucherClaimCall,
+      previewVoucherClaim: chain.previewVoucherClaim,
     },
     wallet: {
       isInWorldApp,
       notificationsAvailable: () => isInWorldApp() || devFallbackAvailable(),
       walletAuth,
       sendTransaction,
+      signMessage,
       verifyHuman,
       share,
       requestNotificationPermission,

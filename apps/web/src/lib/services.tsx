@@ -1,12 +1,14 @@
 import { createContext, useContext, type ReactNode } from "react";
 import type { Address } from "viem";
 import type { OroApi } from "./api";
-import type { MintData } from "./chain";
+import type { ClaimableSignature } from "./api";
+import type { MintData, VoucherPreview } from "./chain";
 import type { Monitoring } from "./monitoring";
 import type { AppPermissions } from "./world-app/get-permissions";
 import type { NotificationPermissionOutcome } from "./world-app/request-permission";
 import type { ContractCall, SentTransaction } from "./world-app/send-transaction";
 import type { ShareContent } from "./world-app/share";
+import type { SignedMessage } from "./world-app/sign-message";
 import type { SignedWorldIdRequest, VerificationResult } from "./world-app/verify";
 import type { WalletAuthRequest, WalletAuthSignature } from "./world-app/wallet-auth";
 
@@ -18,6 +20,9 @@ export interface ChainService {
   readAmountPerMint(): Promise<bigint>;
   readOroBalance(owner: Address): Promise<bigint>;
   buildMintCall(verification: VerificationResult, receiver: Address): ContractCall;
+  /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed. */
+  buildVoucherClaimCall(claimable: ClaimableSignature): ContractCall;
+  previewVoucherClaim(claimable: ClaimableSignature): Promise<VoucherPreview>;
 }
 
 /** The wallet commands of src/lib/world-app, one per command. */
@@ -27,6 +32,7 @@ export interface WalletService {
   notificationsAvailable(): boolean;
   walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
   sendTransaction(call: ContractCall): Promise<SentTransaction>;
+  signMessage(message: string): Promise<SignedMessage>;
   verifyHuman(signal: Address, signedRequest: () => Promise<SignedWorldIdRequest>): Promise<VerificationResult>;
   share(content: ShareContent): Promise<void>;
   requestNotificationPermission(): Promise<NotificationPermissionOutcome>;

@@ -1,16 +1,6 @@
-import { useTranslation } from "react-i18next";
-import { PlaceholderPage } from "../components/PlaceholderPage";
-import { SignInButton } from "../features/session/SignInButton";
-import { useSession } from "../features/session/use-session";
+import { ShareScreen } from "../features/share/ShareScreen";
 
-export function ShareRoute() {
-  const { t } = useTranslation();
-  const user = useSession();
-  return (
-    <PlaceholderPage title={t("pages.shareTitle")} body={t("pages.shareBody")}>
-      {!user && (
-        <SignInButton />
-      )}
-    </PlaceholderPage>
-  );
+/** Loaded on demand: the share screen is its own chunk, outside the first load of /. */
+export default function ShareRoute() {
+  return <ShareScreen />;
 }

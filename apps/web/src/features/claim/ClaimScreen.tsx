@@ -6,6 +6,7 @@ import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
 import { formatClaimAmount } from "../../lib/format";
 import { NotificationModal } from "../notifications/NotificationModal";
+import { ClaimReferral } from "../referral/ClaimReferral";
 import { SignInButton } from "../session/SignInButton";
 import { ChainTroubleNotice, ClaimIssuesBanner } from "./ChainTrouble";
 import { useClaim } from "./claim-context";
@@ -106,6 +107,8 @@ export function ClaimScreen() {
           <p className="claim__again">{t("claim.claimAgain")}</p>
         </section>
       )}
+
+      <ClaimReferral />
 
       {claim.showEmailForm && address && <EmailForm address={address} onDone={claim.dismissEmailForm} />}
 

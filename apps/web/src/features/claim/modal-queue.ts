@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 
-export type ClaimModal = "verifyInfo" | "notifications" | "swapReward";
+export type ClaimModal = "verifyInfo" | "notifications" | "swapReward" | "referralCode";
 
 /** One modal at a time: a modal asked for while another is open waits for it to close. */
 export function useModalQueue() {

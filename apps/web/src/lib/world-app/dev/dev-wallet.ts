@@ -25,6 +25,7 @@ export interface DevWallet {
   selectedIndex(): number;
   selectAccount(index: number): void;
   walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
+  signMessage(message: string): Promise<{ address: Address; signature: Hex }>;
   sendTransaction(call: ContractCall): Promise<Hex>;
   verify(signal: Address): VerificationResult;
   username(address: Address): string;
@@ -66,6 +67,10 @@ export function createDevWallet(): DevWallet {
         expirationTime: new Date(Date.now() + 10 * 60_000),
       });
       return { address: signer.address, message, signature: await signer.signMessage({ message }) };
+    },
+    async signMessage(message) {
+      const signer = account();
+      return { address: signer.address, signature: await signer.signMessage({ message }) };
     },
     async sendTransaction(call) {
       const client = createWalletClient({ account: account(), chain, transport: http(env.rpcUrl) });

@@ -1,0 +1,177 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { GiftIcon } from "../../components/Icons";
+import { useServices } from "../../lib/services";
+import { clearStored, useStored, writeStored } from "../../lib/storage";
+import { useClaim } from "../claim/claim-context";
+import { acceptReferral, type AcceptedReferral } from "./accept-referral";
+import { referralErrorCode, referralErrorMessageKey } from "./referral-errors";
+import { ReferralCodeModal } from "./ReferralCodeModal";
+import { fetchOwnReferralCode, referralEligibilityKey, useReferralEligibility } from "./use-referral";
+import "./referral.css";
+
+type Banner = "alreadyExists" | "alreadyClaimed";
+type Source = "modal" | "deepLink";
+
+/**
+ * The referral part of the claim screen: the 'were you referred' card and its code modal, the approve button for
+ * a code that came with a deep link, and the banners. Whether the user may still accept a code is the API's
+ * answer (per human), never a guess here.
+ */
+export function ClaimReferral() {
+  const { t } = useTranslation();
+  const { api, wallet } = useServices();
+  const queryClient = useQueryClient();
+  const claim = useClaim();
+  const address = claim.user?.address ?? null;
+  const verified = claim.verification !== null;
+  const eligibility = useReferralEligibility(address);
+  const deepLink = useStored("referralCode");
+  const [code, setCode] = useState("");
+  const [source, setSource] = useState<Source>("modal");
+  const [accepted, setAccepted] = useState<AcceptedReferral | null>(null);
+  const [banner, setBanner] = useState<Banner | null>(null);
+
+  const accept = useMutation({
+    mutationKey: ["accept-referral", address],
+    mutationFn: (codeToAccept: string) =>
+      acceptReferral(
+        { api, wallet },
+        { address, verified, code: codeToAccept, ownCode: () => (address ? fetchOwnReferralCode(queryClient, api, address) : Promise.resolve(null)) },
+      ),
+    onSuccess: (result) => {
+      setAccepted(result);
+      clearStored("referralCode");
+      if (claim.modals.active === "referralCode") claim.modals.close();
+      void queryClient.invalidateQueries({ queryKey: referralEligibilityKey(address) });
+    },
+    onError: (error) => {
+      const errorCode = referralErrorCode(error);
+      if (errorCode === "REFERRAL_ALREADY_EXISTS") {
+        setBanner("alreadyExists");
+        clearStored("referralCode");
+      } else if (errorCode === "NOT_ELIGIBLE") {
+        setBanner("alreadyClaimed");
+        clearStored("referralCode");
+      }
+    },
+  });
+
+  const answer = eligibility.data;
+  useEffect(() => {
+    if (answer) writeStored("referralEligible", answer.eligible && !answer.referralApplied);
+  }, [answer]);
+
+  // A deep-link code that can no longer apply is dropped, and the banner says why.
+  useEffect(() => {
+    if (!answer || !deepLink) return;
+    if (answer.referralApplied || answer.reason === "ALREADY_REFERRED") {
+      setBanner("alreadyExists");
+      clearStored("referralCode");
+    } else if (!answer.eligible) {
+      setBanner("alreadyClaimed");
+      clearStored("referralCode");
+    }
+  }, [answer, deepLink]);
+
+  // A claim changes the answer: ask again.
+  const { successAt } = claim;
+  useEffect(() => {
+    if (successAt !== null) void queryClient.invalidateQueries({ queryKey: referralEligibilityKey(address) });
+  }, [successAt, address, queryClient]);
+
+  if (!address || !["notVerified", "ready", "notReady"].includes(claim.view)) return null;
+
+  const applied = accepted !== null || answer?.referralApplied === true;
+  const open = answer !== undefined && answer.eligible && !applied;
+  const referrerName = accepted?.referrerUsername ?? answer?.referrerUsername ?? null;
+  const errorText = accept.isError ? t(referralErrorMessageKey(accept.error)) : null;
+
+  const submit = (codeToAccept: string, from: Source) => {
+    setSource(from);
+    accept.mutate(codeToAccept);
+  };
+
+  return (
+    <div className="referral">
+      {applied && answer?.reason !== "ALREADY_CLAIMED" && (
+        <p className="banner banner--success" role="status">
+          {referrerName ? t("referral.bonusBanner", { name: referrerName }) : t("referral.bonusBannerNoName")}
+        </p>
+      )}
+      {banner === "alreadyExists" && (
+        <p className="banner banner--info" role="status">
+          {t("referral.errors.alreadyExists")}
+        </p>
+      )}
+      {banner === "alreadyClaimed" && (
+        <p className="banner banner--info" role="status">
+          {t("referral.errors.alreadyClaimed")}
+        </p>
+      )}
+
+      {open && deepLink && (
+        <section className="card referral-card" aria-label={t("referral.deepLinkLabel")}>
+          <GiftIcon size={36} className="referral-card__icon" />
+          <div className="referral-card__text">
+            <h2 className="referral-card__title">
+              {deepLink.referredBy ? t("referral.deepLinkTitle", { name: deepLink.referredBy }) : t("referral.deepLinkTitleNoName")}
+            </h2>
+            <p className="referral-card__body">{t("referral.deepLinkBody", { code: deepLink.referralCode })}</p>
+            {!verified && <p className="referral-card__body">{t("referral.verifyFirst")}</p>}
+            {source === "deepLink" && errorText && (
+              <p className="field-error" role="alert">
+                {errorText}
+              </p>
+            )}
+          </div>
+          {verified && (
+            <button
+              type="button"
+              className="button button--small"
+              disabled={accept.isPending}
+              aria-busy={accept.isPending && source === "deepLink"}
+              onClick={() => submit(deepLink.referralCode, "deepLink")}
+            >
+              {accept.isPending && source === "deepLink" ? t("referral.submitting") : t("referral.approve")}
+            </button>
+          )}
+        </section>
+      )}
+
+      {open && !deepLink && verified && (
+        <section className="card referral-card">
+          <GiftIcon size={36} className="referral-card__icon" />
+          <div className="referral-card__text">
+            <h2 className="referral-card__title">{t("referral.cardTitle")}</h2>
+            <p className="referral-card__body">{t("referral.cardBody")}</p>
+          </div>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => {
+              accept.reset();
+              claim.modals.open("referralCode");
+            }}
+          >
+            {t("referral.enterCode")}
+          </button>
+        </section>
+      )}
+
+      <ReferralCodeModal
+        open={claim.modals.active === "referralCode"}
+        code={code}
+        onCodeChange={(next) => {
+          setCode(next);
+          if (accept.isError) accept.reset();
+        }}
+        onSubmit={() => submit(code, "modal")}
+        onClose={claim.modals.close}
+        submitting={accept.isPending && source === "modal"}
+        error={source === "modal" ? errorText : null}
+      />
+    </div>
+  );
+}

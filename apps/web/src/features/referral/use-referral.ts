@@ -1,0 +1,38 @@
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import type { Address } from "viem";
+import type { OroApi } from "../../lib/api";
+import { useServices } from "../../lib/services";
+
+export const referralCodeKey = (address: Address | null) => ["referral-code", address] as const;
+export const referralEligibilityKey = (address: Address | null) => ["referral-eligibility", address] as const;
+
+/** The user's own invite code, for a connected wallet only (a code never changes). */
+export function useOwnReferralCode(address: Address | null) {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: referralCodeKey(address),
+    enabled: address !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    queryFn: () => {
+      if (!address) throw new Error("Sign in first");
+      return api.getReferralCode(address);
+    },
+  });
+}
+
+export function fetchOwnReferralCode(queryClient: QueryClient, api: OroApi, address: Address): Promise<string> {
+  return queryClient.fetchQuery({ queryKey: referralCodeKey(address), queryFn: () => api.getReferralCode(address), staleTime: Number.POSITIVE_INFINITY });
+}
+
+/** Whether the user may still accept a code: the API decides per human (never guessed on the client). */
+export function useReferralEligibility(address: Address | null) {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: referralEligibilityKey(address),
+    enabled: address !== null,
+    queryFn: () => {
+      if (!address) throw new Error("Sign in first");
+      return api.getReferralEligibility(address);
+    },
+  });
+}
