@@ -10,11 +10,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPublicClient, http } from "viem";
 import { hardhat, worldchain } from "viem/chains";
-import { env } from "../src/env";
+import type { env as Env } from "../src/env";
 import { chainIdentity, pgliteDirectoryFor, schemaFor } from "../src/lib/chain-identity";
 import { deploymentFor } from "../src/lib/deployment";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+// Loaded in main(): a configuration error (NODE_ENV=production without its settings) is then one line, not a trace.
+let env: typeof Env;
 
 async function resolveIdentity(): Promise<string> {
   const deployment = deploymentFor(env.chain.id);
@@ -43,6 +46,7 @@ async function resolveIdentity(): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  ({ env } = await import("../src/env"));
   const [mode = "start", ...extra] = process.argv.slice(2);
   if (mode !== "start" && mode !== "dev") throw new Error(`usage: start.ts [start|dev] [ponder options], got "${mode}"`);
 

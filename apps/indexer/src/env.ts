@@ -53,7 +53,21 @@ function readSchemaPrefix(): string {
   return value;
 }
 
+/**
+ * What NODE_ENV=production must set: the chain is never guessed, the data lives in PostgreSQL, and the chain's
+ * RPC is our own (never the local default nor the public, rate-limited one). The compose test checks these.
+ */
+export const PRODUCTION_REQUIRED = ["INDEXER_CHAIN_ID", "DATABASE_URL"] as const;
+export const PRODUCTION_RPC_URL: Record<IndexedChainName, string> = { development: "LOCAL_RPC_URL", worldChain: "WORLDCHAIN_RPC_URL" };
+
 const chainName = readChainName();
+
+if (read("NODE_ENV") === "production") {
+  const missing = [...PRODUCTION_REQUIRED, PRODUCTION_RPC_URL[chainName]].filter((name) => read(name) === undefined);
+  if (missing.length > 0) {
+    throw new Error(`NODE_ENV=production needs these settings, which have development defaults only: ${missing.join(", ")}`);
+  }
+}
 const chainHost = read("CHAIN_HOST") ?? "127.0.0.1";
 const chainPort = readInteger("CHAIN_PORT", 8545, { min: 1, max: 65_535 });
 

@@ -1,0 +1,35 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// `pnpm start` (what the production image runs) with NODE_ENV=production refuses development defaults in one line.
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(packageDir, "node_modules/.bin/tsx"), ["scripts/start.ts", "start"], {
+      cwd: packageDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+describe("production start", () => {
+  it("names every missing setting: the chain, PostgreSQL and the chain's own RPC", async () => {
+    const { code, output } = await start({});
+    expect(code).toBe(1);
+    expect(output.trim()).toBe("NODE_ENV=production needs these settings, which have development defaults only: INDEXER_CHAIN_ID, DATABASE_URL, LOCAL_RPC_URL");
+  }, 60_000);
+
+  it("on World Chain asks for WORLDCHAIN_RPC_URL rather than the public, rate-limited RPC", async () => {
+    const { code, output } = await start({ INDEXER_CHAIN_ID: "480", DATABASE_URL: "postgresql://oro@127.0.0.1:9/oro" });
+    expect(code).toBe(1);
+    expect(output.trim()).toBe("NODE_ENV=production needs these settings, which have development defaults only: WORLDCHAIN_RPC_URL");
+  }, 60_000);
+});
