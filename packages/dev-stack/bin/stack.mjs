@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// `pnpm start` / `pnpm dev` at the root: builds what the stack runs from (once; Turborepo replays it after),
+// with the build's output in .stack/logs/build.log, then hands over to the stack command (dist/cli.js).
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = resolve(packageDir, "..", "..");
+process.env.STACK_STARTED_AT ??= String(Date.now());
+const stackDir = resolve(process.env.STACK_DIR || join(root, ".stack"));
+const logFile = join(stackDir, "logs", "build.log");
+let interrupted = false;
+
+function build() {
+  // The packages the stack runs from: compiled contracts, the clients' dist, this package, the simulator.
+  const filters = ["@oro/contracts", "@oro/clients", "@oro/dev-stack"];
+  if (existsSync(join(root, "apps", "simulator", "package.json"))) filters.push("@oro/simulator");
+  const turbo = join(root, "node_modules", ".bin", "turbo");
+  const args = ["run", "build", ...filters.map((name) => `--filter=${name}`), "--output-logs=errors-only"];
+  mkdirSync(dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile);
+  const shown = relative(process.cwd(), logFile) || logFile;
+  process.stdout.write(`  building the packages it runs from (${shown}) …\n`);
+  return new Promise((resolveBuild) => {
+    const child = spawn(turbo, args, {
+      cwd: root,
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    // A stop during the build stops the build (and then nothing starts).
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+      process.on(signal, () => {
+        interrupted = true;
+        child.kill(signal);
+      });
+    }
+    child.on("error", (error) => {
+      log.end(`${error.message}\n`);
+      resolveBuild(1);
+    });
+    child.on("close", (code) => {
+      log.end();
+      resolveBuild(code ?? 1);
+    });
+  }).then((code) => {
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.removeAllListeners(signal);
+    if (interrupted) {
+      process.stdout.write("Stopped during the build.\n");
+      process.exit(0);
+    }
+    if (code !== 0) {
+      process.stdout.write(`✗ the build failed (code ${code}); its output is in ${shown}\n`);
+      process.exit(1);
+    }
+  });
+}
+
+if (process.env.STACK_SKIP_BUILD !== "1") await build();
+await import(pathToFileURL(join(packageDir, "dist", "cli.js")).href);

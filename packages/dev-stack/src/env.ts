@@ -1,0 +1,50 @@
+import path from "node:path";
+import { workspaceRoot } from "./workspace.js";
+
+/** The stack's services, in the order they are shown. */
+export const SERVICE_NAMES = ["chain", "indexer", "api", "web", "simulator"] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** The variable that moves each service, and its default port. */
+export const PORT_VARIABLES: Record<ServiceName, { variable: string; defaultPort: number }> = {
+  chain: { variable: "CHAIN_PORT", defaultPort: 8545 },
+  indexer: { variable: "INDEXER_PORT", defaultPort: 42069 },
+  api: { variable: "API_PORT", defaultPort: 3001 },
+  web: { variable: "WEB_PORT", defaultPort: 5173 },
+  simulator: { variable: "SIMULATOR_PORT", defaultPort: 5174 },
+};
+
+export interface StackConfig {
+  ports: Record<ServiceName, number>;
+  /** Logs, per-run data and the state file (default `<repo>/.stack`). */
+  stackDir: string;
+  /** When the command was typed (the launcher sets it before building), for the elapsed time. */
+  startedAt: number;
+}
+
+/** A setting the user can fix; the command prints its message as one line, without a stack trace. */
+export class StackConfigError extends Error {}
+
+/** The stack command's settings, read here and nowhere else. */
+export function loadStackConfig(source: Record<string, string | undefined> = process.env): StackConfig {
+  const ports = {} as Record<ServiceName, number>;
+  const seen = new Map<number, string>();
+  for (const name of SERVICE_NAMES) {
+    const { variable, defaultPort } = PORT_VARIABLES[name];
+    const raw = source[variable]?.trim();
+    const port = raw ? Number(raw) : defaultPort;
+    if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+      throw new StackConfigError(`${variable} must be a port number (1-65535), got "${raw ?? ""}"`);
+    }
+    const other = seen.get(port);
+    if (other) throw new StackConfigError(`${variable} and ${other} are both ${port}: give each service its own port`);
+    seen.set(port, variable);
+    ports[name] = port;
+  }
+  const startedAt = Number(source.STACK_STARTED_AT);
+  return {
+    ports,
+    stackDir: path.resolve(source.STACK_DIR?.trim() || path.join(workspaceRoot(), ".stack")),
+    startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : Date.now(),
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort } from "./ports.js";
+import { startService, type Service } from "./processes.js";
+import { waitForHttpOk } from "./ready.js";
+import { binOf, workspacePaths } from "./workspace.js";
+
+export interface RunningIndexer {
+  url: string;
+  port: number;
+  /** The PGlite root it indexes into (`<root>/<chain identity>/`). */
+  pgliteRoot: string;
+  service: Service;
+  /** Stops it and deletes its data when the data folder was created here. */
+  stop(): Promise<void>;
+}
+
+export interface IndexerOptions {
+  rpcUrl: string;
+  port?: number;
+  /** `start` (the default) or `dev` (Ponder's watch mode). */
+  mode?: "start" | "dev";
+  /** Default: a fresh temporary folder, deleted on stop. */
+  pgliteRoot?: string;
+  env?: Record<string, string>;
+  logFile?: string;
+  /** Called with the process as soon as it is spawned (so that a caller can stop it while it starts). */
+  onStarted?: (service: Service) => void;
+  timeoutMs?: number;
+}
+
+/**
+ * The indexer as `pnpm start` runs it (`scripts/start.ts`, which names its storage after the chain it finds) on
+ * PGlite, resolved once `/ready` answers (the backfill is done).
+ */
+export async function startIndexer(options: IndexerOptions): Promise<RunningIndexer> {
+  const { indexer } = workspacePaths();
+  const ownsData = options.pgliteRoot === undefined;
+  const pgliteRoot = options.pgliteRoot ?? mkdtempSync(path.join(tmpdir(), "oro-indexer-"));
+  mkdirSync(pgliteRoot, { recursive: true });
+  const port = options.port ?? (await freePort());
+  const service = startService("indexer", binOf(indexer, "tsx"), ["scripts/start.ts", options.mode ?? "start"], {
+    cwd: indexer,
+    env: {
+      ...process.env,
+      PONDER_TELEMETRY_DISABLED: "true",
+      ...options.env,
+      LOCAL_RPC_URL: options.rpcUrl,
+      INDEXER_CHAIN_ID: "31337",
+      PORT: String(port),
+      PGLITE_ROOT: pgliteRoot,
+      PGLITE_DIRECTORY: "",
+      DATABASE_URL: "",
+      DATABASE_SCHEMA: "",
+    },
+    ...(options.logFile ? { logFile: options.logFile } : {}),
+  });
+  options.onStarted?.(service);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await service.stop();
+    if (ownsData) rmSync(pgliteRoot, { recursive: true, force: true });
+  };
+  try {
+    await waitForHttpOk(`${url}/ready`, options.timeoutMs ?? 180_000, service);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, port, pgliteRoot, service, stop };
+}
