@@ -21,6 +21,10 @@ const schema = object({
   VITE_REFERRER_REWARD_ORO: withDefault(string(/^\d{1,9}(\.\d{1,18})?$/), "1"),
   /** Operator switch: shows the claim-errors banner even before the app notices trouble itself. */
   VITE_CLAIM_ISSUES_BANNER: withDefault(literals("true", "false"), "false"),
+  /** Operator switch for A/B experiments: the numbers of those switched on, comma-separated ("2"); empty: none. */
+  VITE_EXPERIMENTS: withDefault(string(/^(\d+(,\d+)*)?$/), ""),
+  /** The social account the about page's follow button opens. */
+  VITE_SOCIAL_URL: withDefault(string(URL_PATTERN), "https://x.com/oroworld"),
 });
 
 function parseEnv(source: Record<string, unknown>): Infer<typeof schema> {
@@ -65,6 +69,9 @@ export const env = {
   swapAppUrl: raw.VITE_SWAP_APP_URL,
   notificationSettingsUrl: raw.VITE_NOTIFICATION_SETTINGS_URL,
   claimIssuesBanner: raw.VITE_CLAIM_ISSUES_BANNER === "true",
+  /** Experiments an operator switched on (see src/features/experiments). */
+  experimentsOn: raw.VITE_EXPERIMENTS === "" ? [] : raw.VITE_EXPERIMENTS.split(",").map(Number),
+  socialUrl: raw.VITE_SOCIAL_URL,
   referrerRewardOro: raw.VITE_REFERRER_REWARD_ORO,
 } as const;
 

@@ -1,13 +1,14 @@
 import { lazy } from "react";
 import { Navigate, type RouteObject } from "react-router";
 import { Layout } from "./features/layout/Layout";
-import { AboutRoute } from "./routes/about";
-import { AppsRoute } from "./routes/apps";
 import { ClaimRoute } from "./routes/claim";
-import { PollsRoute } from "./routes/polls";
-import { StatsRoute } from "./routes/stats";
 
 const ShareRoute = lazy(() => import("./routes/share"));
+// Every screen but the claim screen is its own chunk, loaded when first visited.
+const StatsRoute = lazy(() => import("./routes/stats"));
+const AppsRoute = lazy(() => import("./routes/apps"));
+const PollsRoute = lazy(() => import("./routes/polls"));
+const AboutRoute = lazy(() => import("./routes/about"));
 const TermsRoute = lazy(() => import("./routes/terms"));
 const DebugRoute = lazy(() => import("./routes/debug"));
 

@@ -1,6 +1,7 @@
 import { buildDevProof, devNullifierHash, referralClaimAbi, type ApiSchemas } from "@oro/clients";
 import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
 import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
+import { ApiRequestError as PollApiError, type Poll } from "../src/lib/api";
 import type { MintData } from "../src/lib/chain";
 import type { Monitoring } from "../src/lib/monitoring";
 import type { ChainService, Services, WalletService } from "../src/lib/services";
@@ -27,6 +28,32 @@ export function devVerification(): VerificationResult {
   return { merkleRoot: root, nullifierHash, proof: proof };
 }
 
+export const DEFAULT_POLLS: Poll[] = [
+  {
+    id: "7d0c3c5e-1f7a-4b59-9a53-2f7f1e0b6a01",
+    question: "Which partner app should ORO add next?",
+    status: "open",
+    options: [
+      { id: "2b9a6c57-58b4-4c8e-a2a5-5c1f3a6e9d01", label: "A game", votes: 12 },
+      { id: "2b9a6c57-58b4-4c8e-a2a5-5c1f3a6e9d02", label: "A savings app", votes: 6 },
+      { id: "2b9a6c57-58b4-4c8e-a2a5-5c1f3a6e9d03", label: "A news app", votes: 2 },
+    ],
+    totalVotes: 20,
+    myVote: null,
+  },
+  {
+    id: "7d0c3c5e-1f7a-4b59-9a53-2f7f1e0b6a02",
+    question: "Should the daily claim come with a reminder?",
+    status: "closed",
+    options: [
+      { id: "2b9a6c57-58b4-4c8e-a2a5-5c1f3a6e9d11", label: "Yes", votes: 30 },
+      { id: "2b9a6c57-58b4-4c8e-a2a5-5c1f3a6e9d12", label: "No", votes: 10 },
+    ],
+    totalVotes: 40,
+    myVote: "2b9a6c57-58b4-4c8e-a2a5-5c1f3a6e9d11",
+  },
+];
+
 export interface FakeOptions {
   /** Seconds since the last mint (ready when >= 1 day); null when the human never minted. */
   lastMintedSecondsAgo?: number | null;
@@ -43,6 +70,12 @@ export interface FakeOptions {
   notificationsAvailable?: boolean;
   permissionOutcome?: NotificationPermissionOutcome;
   verifyError?: Error;
+  totalSupplyWei?: bigint | Error;
+  holders?: number | Error;
+  /** The polls the API lists (votes change them in place); default: one open and one closed poll. */
+  polls?: Poll[];
+  /** An error code the next votes fail with (POLL_CLOSED, OPTION_NOT_FOUND, …). */
+  voteError?: string;
   /** The user's own invite code (or its failure). */
   referralCode?: string | Error;
   eligibility?: ReferralEligibility | Error;
@@ -78,6 +111,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     numOfMints: lastAgo === null ? 0n : 3n,
   };
   let readsUntilConfirmed: number | null = null;
+  const polls: Poll[] = structuredClone(options.polls ?? DEFAULT_POLLS);
   const usedVouchers = new Set(options.claimedVoucherNonces ?? []);
   const pendingVouchers = new Map<string, number>();
 
@@ -105,6 +139,27 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       return Promise.resolve(price ? { [TOKEN.toLowerCase()]: price } : {});
     },
     getWorldIdRequest: () => Promise.resolve({ rp_id: "rp_test", nonce: "n", created_at: 0, expires_at: 1, signature: "0x" }),
+    getTokenStats: () => {
+      record("getTokenStats");
+      const holders = options.holders ?? 48_213;
+      return holders instanceof Error ? Promise.reject(holders) : Promise.resolve({ holders, stale: false });
+    },
+    getPolls: (language) => (record("getPolls", language), Promise.resolve(structuredClone(polls))),
+    votePoll: (address, pollId, optionId, language) => {
+      record("votePoll", address, pollId, optionId, language);
+      if (options.voteError) return Promise.reject(new PollApiError(409, options.voteError, options.voteError));
+      const poll = polls.find((each) => each.id === pollId);
+      if (!poll) return Promise.reject(new PollApiError(404, "POLL_NOT_FOUND", "no such poll"));
+      if (poll.status === "closed") return Promise.reject(new PollApiError(409, "POLL_CLOSED", "the poll is closed"));
+      const option = poll.options.find((each) => each.id === optionId);
+      if (!option) return Promise.reject(new PollApiError(400, "OPTION_NOT_FOUND", "no such option"));
+      const previous = poll.options.find((each) => each.id === poll.myVote);
+      if (previous) previous.votes -= 1;
+      else poll.totalVotes += 1;
+      option.votes += 1;
+      poll.myVote = optionId;
+      return Promise.resolve(structuredClone(poll));
+    },
     getReferralCode: (address) => {
       record("getReferralCode", address);
       const code = options.referralCode ?? OWN_CODE;
@@ -153,6 +208,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     },
     readWaitBetweenMints: () => Promise.resolve(BigInt(DAY)),
     readAmountPerMint: () => Promise.resolve(HALF_ORO),
+    readTotalSupply: () => (options.totalSupplyWei instanceof Error ? Promise.reject(options.totalSupplyWei) : Promise.resolve(options.totalSupplyWei ?? 1_234_567_500_000_000_000_000_000n)),
     readOroBalance: () => {
       const balance = options.balanceWei ?? 12_340_000_000_000_000_000n;
       return balance instanceof Error ? Promise.reject(balance) : Promise.resolve(balance);

@@ -2,7 +2,8 @@ import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach } from "vitest";
 import { initI18n } from "../src/i18n";
-import { resetStorageCache } from "../src/lib/storage";
+import { allAnnouncementIds } from "../src/features/announcements/announcements";
+import { resetStorageCache, writeStored } from "../src/lib/storage";
 
 beforeAll(async () => {
   if (typeof window !== "undefined") await initI18n("en");
@@ -12,6 +13,8 @@ beforeEach(() => {
   if (typeof window === "undefined") return;
   window.localStorage.clear();
   resetStorageCache();
+  // Announcements stay out of the way of other tests; test/announcements.test.tsx clears this.
+  writeStored("seenAnnouncements", allAnnouncementIds());
 });
 
 afterEach(() => {

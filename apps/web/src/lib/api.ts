@@ -106,6 +106,28 @@ export interface AcceptReferralResult {
   error: string | null;
 }
 
+/** Unique holders from the indexer (through the API's cache); `stale` while the indexer is down. */
+export interface TokenStats {
+  holders: number;
+  stale: boolean;
+}
+
+export interface PollOption {
+  id: string;
+  label: string;
+  votes: number;
+}
+
+/** A poll in the user's language; `myVote` is the signed-in user's option, else null. */
+export interface Poll {
+  id: string;
+  question: string;
+  status: "open" | "closed";
+  options: PollOption[];
+  totalVotes: number;
+  myVote: string | null;
+}
+
 export interface OroApi {
   getSignInNonce(): Promise<SignInNonce>;
   signIn(body: SiweSignIn): Promise<ApiSession>;
@@ -121,6 +143,11 @@ export interface OroApi {
   /** Keyed by lower-case token address; an unknown token is absent. */
   getTokenPrices(tokenAddresses: readonly Address[]): Promise<Record<string, TokenPrice>>;
   getWorldIdRequest(userAddress: Address): Promise<SignedWorldIdRequest>;
+  getTokenStats(): Promise<TokenStats>;
+  /** Open polls first, texts in `language` (en where a text has none). */
+  getPolls(language: string): Promise<Poll[]>;
+  /** Votes or changes the vote; POLL_CLOSED, OPTION_NOT_FOUND and the like come back as ApiRequestError. */
+  votePoll(userAddress: Address, pollId: string, optionId: string, language: string): Promise<Poll>;
   /** The user's own invite code (8 characters, upper case). */
   getReferralCode(userAddress: Address): Promise<string>;
   getReferralEligibility(userAddress: Address): Promise<ReferralEligibility>;
@@ -196,6 +223,10 @@ export function toApiLocale(language: string | undefined): string {
   return twoLetterCodeOf(language);
 }
 
+function toPoll({ id, question, status, options, totalVotes, myVote }: Poll): Poll {
+  return { id, question, status, options: options.map(({ id: optionId, label, votes }) => ({ id: optionId, label, votes })), totalVotes, myVote };
+}
+
 /** The API on the generated client of @oro/clients (`createApiClient`): one call per method. */
 export function createOroApi(options: ApiOptions): OroApi {
   const client = createApiClient(options.baseUrl || window.location.origin, {
@@ -248,6 +279,20 @@ export function createOroApi(options: ApiOptions): OroApi {
     async getWorldIdRequest(userAddress) {
       const { rp_id, nonce, created_at, expires_at, signature } = unwrap(await client.POST("/api/world-id/request", { params: { query: { userAddress } } }));
       return { rp_id, nonce, created_at, expires_at, signature };
+    },
+    async getTokenStats() {
+      const { holders, stale } = unwrap(await client.GET("/api/stats"));
+      return { holders, stale };
+    },
+    async getPolls(language) {
+      const { polls } = unwrap(await client.GET("/api/polls", { params: { query: { locale: language } } }));
+      return polls.map(toPoll);
+    },
+    async votePoll(userAddress, pollId, optionId, language) {
+      const { poll } = unwrap(
+        await client.POST("/api/polls/{id}/vote", { params: { path: { id: pollId }, query: { userAddress, locale: language } }, body: { optionId } }),
+      );
+      return toPoll(poll);
     },
     async getReferralCode(userAddress) {
       const answer = unwrap(await client.GET("/api/referral_codes/for_user", { params: { query: { userAddress, app: REFERRAL_APP } } }));

@@ -73,6 +73,11 @@ export async function readAmountPerMint(): Promise<bigint> {
   return decodeFunctionResult({ abi: oroAbi, functionName: "amountPerMint", data });
 }
 
+export async function readTotalSupply(): Promise<bigint> {
+  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "totalSupply" }));
+  return decodeFunctionResult({ abi: oroAbi, functionName: "totalSupply", data });
+}
+
 export async function readOroBalance(owner: Address): Promise<bigint> {
   const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "balanceOf", args: [owner] }));
   return decodeFunctionResult({ abi: oroAbi, functionName: "balanceOf", data });

@@ -25,6 +25,7 @@ export function createDefaultServices(): Services {
       readWaitBetweenMints: chain.readWaitBetweenMints,
       readAmountPerMint: chain.readAmountPerMint,
       readOroBalance: chain.readOroBalance,
+      readTotalSupply: chain.readTotalSupply,
       buildMintCall: chain.buildMintCall,
       buildVoucherClaimCall: chain.buildVoucherClaimCall,
       previewVoucherClaim: chain.previewVoucherClaim,

@@ -19,6 +19,7 @@ export interface ChainService {
   readWaitBetweenMints(): Promise<bigint>;
   readAmountPerMint(): Promise<bigint>;
   readOroBalance(owner: Address): Promise<bigint>;
+  readTotalSupply(): Promise<bigint>;
   buildMintCall(verification: VerificationResult, receiver: Address): ContractCall;
   /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed. */
   buildVoucherClaimCall(claimable: ClaimableSignature): ContractCall;

@@ -39,6 +39,8 @@ const definitions = {
     ),
     fallback: null,
   },
+  /** The announcements already shown (each is shown once). */
+  seenAnnouncements: { schema: array(string()), fallback: [] as string[] },
   /** Development builds only: which local test account the development wallet uses. */
   devAccountIndex: { schema: nullable(integer), fallback: null },
   /** The World ID verification of the signed-in address (the proof is bound to it). */
@@ -57,6 +59,8 @@ const definitions = {
 
 type Definitions = typeof definitions;
 export type StorageKey = keyof Definitions;
+/** Every key, for the debug page (each value with its reset). */
+export const STORAGE_KEYS = Object.keys(definitions) as StorageKey[];
 export type StoredValue<K extends StorageKey> = Infer<Definitions[K]["schema"]>;
 
 const PREFIX = "oro.";

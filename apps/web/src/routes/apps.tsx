@@ -1,7 +1,5 @@
-import { useTranslation } from "react-i18next";
-import { PlaceholderPage } from "../components/PlaceholderPage";
+import { AppsScreen } from "../features/apps/AppsScreen";
 
-export function AppsRoute() {
-  const { t } = useTranslation();
-  return <PlaceholderPage title={t("pages.appsTitle")} />;
+export default function AppsRoute() {
+  return <AppsScreen />;
 }

@@ -1,7 +1,5 @@
-import { useTranslation } from "react-i18next";
-import { PlaceholderPage } from "../components/PlaceholderPage";
+import { PollsScreen } from "../features/polls/PollsScreen";
 
-export function PollsRoute() {
-  const { t } = useTranslation();
-  return <PlaceholderPage title={t("pages.pollsTitle")} />;
+export default function PollsRoute() {
+  return <PollsScreen />;
 }

@@ -1,7 +1,5 @@
-import { useTranslation } from "react-i18next";
-import { PlaceholderPage } from "../components/PlaceholderPage";
+import { StatsScreen } from "../features/stats/StatsScreen";
 
-export function StatsRoute() {
-  const { t } = useTranslation();
-  return <PlaceholderPage title={t("pages.statsTitle")} />;
+export default function StatsRoute() {
+  return <StatsScreen />;
 }

@@ -9,7 +9,8 @@ import { App } from "../../src/App";
 import { initI18n } from "../../src/i18n";
 import { isLanguage } from "../../src/i18n/languages";
 import { createQueryClient } from "../../src/lib/query-client";
-import { clearStored, resetStorageCache } from "../../src/lib/storage";
+import { allAnnouncementIds } from "../../src/features/announcements/announcements";
+import { clearStored, resetStorageCache, writeStored } from "../../src/lib/storage";
 import "../../src/styles.css";
 import { createFakes, seedSignedIn, type FakeOptions } from "../fakes";
 
@@ -32,7 +33,17 @@ window.localStorage.clear();
 resetStorageCache();
 clearStored("session");
 if (scenario?.signedIn) seedSignedIn({ verified: scenario.verified });
-const fakes = createFakes(scenario?.options);
+// Announcements only where a screenshot asks for one (&announce=<id>), so they never cover another screen.
+const announce = params.get("announce");
+writeStored("seenAnnouncements", allAnnouncementIds().filter((id) => id !== announce));
+// &swap=<USD> sets the swap volume uno_rewards answers; &voteError=<code> makes votes fail with that code.
+const swap = params.get("swap");
+const voteError = params.get("voteError");
+const fakes = createFakes({
+  ...scenario?.options,
+  ...(swap === null ? {} : { swapReward: { rewardStatus: Number(swap) >= 5 ? "Eligible" : "Ineligible", totalSwapVolumeUsd: Number(swap) } }),
+  ...(voteError === null ? {} : { voteError }),
+});
 Object.assign(window, { __oroFakes: fakes });
 
 function Router({ children }: { children: ReactNode }) {

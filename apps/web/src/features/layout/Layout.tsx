@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Outlet } from "react-router";
 import { loadDevWalletPicker } from "../../env";
+import { Announcements } from "../announcements/Announcements";
 import { useServices } from "../../lib/services";
 import { ClaimProvider, useClaim } from "../claim/claim-context";
 import { Header } from "../header/Header";
@@ -27,6 +28,7 @@ function Shell() {
         </Suspense>
       )}
       <TabBar />
+      <Announcements />
     </div>
   );
 }

@@ -1,0 +1,40 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Address } from "viem";
+import { ApiRequestError, type Poll } from "../../lib/api";
+import { useServices } from "../../lib/services";
+
+export const pollsKey = (locale: string, address: Address | null) => ["polls", locale, address] as const;
+
+/** The polls in the user's language (with their own vote when signed in), open ones first. */
+export function usePolls(locale: string, address: Address | null) {
+  const { api } = useServices();
+  return useQuery({ queryKey: pollsKey(locale, address), queryFn: () => api.getPolls(locale) });
+}
+
+/** The vote errors the screen names; anything else is the generic message. */
+export const VOTE_ERRORS = ["POLL_CLOSED", "OPTION_NOT_FOUND", "POLL_NOT_FOUND", "NOT_VERIFIED_HUMAN"] as const;
+export type VoteError = (typeof VOTE_ERRORS)[number] | "UNKNOWN";
+
+export function voteErrorOf(error: unknown): VoteError {
+  const code = error instanceof ApiRequestError ? error.code : "";
+  return (VOTE_ERRORS as readonly string[]).includes(code) ? (code as VoteError) : "UNKNOWN";
+}
+
+/** Votes, or changes the vote; the answer (the poll with its new counts) replaces the poll in the list. */
+export function useVote(locale: string, address: Address | null) {
+  const { api } = useServices();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ pollId, optionId }: { pollId: string; optionId: string }) => {
+      if (!address) throw new ApiRequestError(401, "NOT_CONNECTED", "Sign in to vote");
+      return api.votePoll(address, pollId, optionId, locale);
+    },
+    onSuccess: (poll) => {
+      queryClient.setQueryData<Poll[]>(pollsKey(locale, address), (polls) => polls?.map((each) => (each.id === poll.id ? poll : each)));
+    },
+    onError: (error) => {
+      // A poll that closed (or changed) meanwhile: show it as the API has it now.
+      if (voteErrorOf(error) !== "UNKNOWN") void queryClient.invalidateQueries({ queryKey: pollsKey(locale, address) });
+    },
+  });
+}
