@@ -1,0 +1,275 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ApiSchemas } from "@oro/clients";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { readStored } from "../src/lib/storage";
+import { REFERRAL_CLAIM, USER, type FakeOptions } from "./fakes";
+import { flush, renderApp } from "./render-app";
+
+const ORO = 1_000_000_000_000_000_000n;
+const iso = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString();
+
+function voucher(nonce: number, amount = ORO): ApiSchemas["ClaimableSignature"] {
+  return { contractAddress: REFERRAL_CLAIM, message: { account: USER, amount: amount.toString(), nonce: String(nonce) }, signature: "0x5e" };
+}
+
+type Entry = ApiSchemas["ReferredUser"];
+const invite = (username: string | null, paymentType: "claimable" | "auto", hasClaimed: boolean, secondsAgo: number, nonce: number): Entry => ({
+  userId: `u-${nonce}`,
+  username,
+  paymentType,
+  paymentAmountWei: ORO.toString(),
+  hasClaimed,
+  updatedAt: iso(secondsAgo),
+  ...(paymentType === "claimable" ? { claimableSignature: voucher(nonce) } : {}),
+});
+
+function earnings(overrides: Partial<ApiSchemas["OroEarned"]> = {}): ApiSchemas["OroEarned"] {
+  return { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: null, referredByUsername: null, ...overrides };
+}
+
+const earningsCalls = (app: ReturnType<typeof renderApp>) => app.fakes.calls.filter((call) => call.name === "getReferralEarnings");
+const bustedReads = (app: ReturnType<typeof renderApp>) =>
+  earningsCalls(app).filter((call) => (call.args[1] as { forceBustCache: boolean }).forceBustCache);
+const invitesShown = () => screen.getAllByTestId("invite").map((item) => item.textContent ?? "");
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("share screen: signed out", () => {
+  it("shows the title, the earn text with the amount and a sign-in button; asks the API nothing", async () => {
+    const app = renderApp({ path: "/share" });
+    expect(await screen.findByRole("heading", { name: "Invite friends" })).toBeInTheDocument();
+    expect(screen.getByText("Earn 1 ORO for every friend who joins with your code and claims.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Sign in to share" })).toBeInTheDocument();
+    expect(earningsCalls(app)).toHaveLength(0);
+    expect(app.fakes.calls.some((call) => call.name === "getReferralCode")).toBe(false);
+  });
+});
+
+describe("share screen: own code and sharing", () => {
+  it("the earnings query runs on /share only", async () => {
+    const app = renderApp({ signedIn: true, verified: true });
+    await screen.findByRole("slider");
+    expect(earningsCalls(app)).toHaveLength(0);
+    await userEvent.click(screen.getByRole("link", { name: "Share" }));
+    await screen.findByRole("heading", { name: "Invites" });
+    expect(earningsCalls(app)[0]?.args).toEqual([USER, { forceBustCache: false }]);
+  });
+
+  it("tapping the code copies it and shows the copied icon for 2 s; a refused clipboard is ignored", async () => {
+    const writeText = vi.fn().mockRejectedValue(new Error("denied"));
+    Object.defineProperty(navigator, "clipboard", { value: { writeText, readText: vi.fn() }, configurable: true });
+    renderApp({ path: "/share", signedIn: true });
+    await screen.findByRole("button", { name: "Copy your invite code MYC0DE22" });
+    vi.useFakeTimers({ shouldAdvanceTime: false, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    fireEvent.click(screen.getByRole("button", { name: "Copy your invite code MYC0DE22" }));
+    await flush(0);
+    expect(writeText).toHaveBeenCalledWith("MYC0DE22");
+    expect(screen.getByTestId("copied-icon")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Copied" })).toBeInTheDocument();
+    await flush(1990);
+    expect(screen.getByTestId("copied-icon")).toBeInTheDocument();
+    await flush(10);
+    expect(screen.queryByTestId("copied-icon")).not.toBeInTheDocument();
+    expect(screen.getByTestId("copy-icon")).toBeInTheDocument();
+  });
+
+  it("while the code loads: a loading indicator and a disabled share button", async () => {
+    const app = renderApp({ path: "/share", signedIn: true });
+    app.fakes.services.api.getReferralCode = () => new Promise(() => undefined);
+    expect(await screen.findByRole("button", { name: "Share invite" })).toBeDisabled();
+    expect(document.querySelector(".share-code--loading")).toHaveAttribute("aria-busy", "true");
+  });
+
+  it("a code that fails to load: 'Unable to load, try again later' in red, and no share button", async () => {
+    renderApp({ path: "/share", signedIn: true, options: { referralCode: new Error("500") } });
+    const error = await screen.findByText("Unable to load, try again later", {}, { timeout: 8000 });
+    expect(error).toHaveClass("share-code__error");
+    expect(screen.queryByRole("button", { name: "Share invite" })).not.toBeInTheDocument();
+  }, 15_000);
+
+  it("shares a deep link carrying referralCode and referredBy (the username) with a text through the wallet", async () => {
+    const app = renderApp({ path: "/share", signedIn: true });
+    const button = await screen.findByRole("button", { name: "Share invite" });
+    await waitFor(() => expect(button).toBeEnabled());
+    await userEvent.click(button);
+    const shared = app.fakes.calls.find((call) => call.name === "share")?.args[0] as { text: string; url: string };
+    expect(shared.text).toBe("Claim free ORO every day with me! Use my invite code MYC0DE22 to get a bonus.");
+    const url = new URL(shared.url);
+    const path = new URL(url.searchParams.get("path") ?? shared.url, "https://x.example");
+    expect(path.searchParams.get("referralCode")).toBe("MYC0DE22");
+    expect(path.searchParams.get("referredBy")).toBe("alice");
+  });
+
+  it("shows the terms link until it is seen", async () => {
+    renderApp({ path: "/share", signedIn: true });
+    await userEvent.click(await screen.findByRole("link", { name: "Terms of use" }));
+    expect(readStored("hasSeenShareTerms")).toBe(true);
+    await userEvent.click(screen.getByRole("link", { name: "Share" }));
+    await screen.findByRole("heading", { name: "Invite friends" });
+    expect(screen.queryByRole("link", { name: "Terms of use" })).not.toBeInTheDocument();
+  });
+});
+
+describe("share screen: totals and invites", () => {
+  it("shows total ORO earned (up to 2 fraction digits), users referred and the invites in the spec's order", async () => {
+    renderApp({
+      path: "/share",
+      signedIn: true,
+      options: {
+        earnings: earnings({
+          totalOroEarnedWei: "3456789000000000000",
+          usersReferred: [
+            invite("auto-old", "auto", true, 90_000, 1),
+            invite("claimed-new", "claimable", true, 40, 2),
+            invite("open-old", "claimable", false, 7300, 3),
+            invite(null, "claimable", false, 10, 4),
+          ],
+        }),
+      },
+    });
+    expect(await screen.findByTestId("total-earned")).toHaveTextContent("3.45 ORO");
+    expect(screen.getByTestId("users-referred")).toHaveTextContent("4");
+    const list = within(screen.getByRole("region", { name: "Invites" }));
+    expect(invitesShown()).toEqual([
+      expect.stringMatching(/^A friendjust nowClaim$/),
+      expect.stringMatching(/^open-old2 hr\. agoClaim$/),
+      expect.stringMatching(/^claimed-new< 1m1 ORO$/),
+      expect.stringMatching(/^auto-old1 day ago1 ORO$/),
+    ]);
+    for (const paid of list.getAllByRole("button", { name: "Paid: 1 ORO" })) expect(paid).toBeDisabled();
+    expect(list.getAllByRole("button", { name: "Claim 1 ORO" })).toHaveLength(2);
+  });
+
+  it("an unknown payment type shows the red error text instead of the list, and the screen stays", async () => {
+    const broken = earnings({ usersReferred: [{ ...invite("x", "auto", false, 5, 1), paymentType: "cheque" as "auto" }] });
+    const app = renderApp({ path: "/share", signedIn: true, options: { earnings: broken } });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Unable to load, try again later");
+    expect(screen.getByRole("heading", { name: "Invite friends" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Share invite" })).toBeInTheDocument();
+    expect(earningsCalls(app)).toHaveLength(1);
+  });
+});
+
+describe("reward claims", () => {
+  async function renderWithOneInvite(options: FakeOptions = {}) {
+    const app = renderApp({ path: "/share", signedIn: true, options: { earnings: earnings({ usersReferred: [invite("dana", "claimable", false, 120, 7)] }), ...options } });
+    await screen.findAllByRole("button", { name: "Claim 1 ORO" });
+    // The clock is stopped once the screen (its own chunk) has loaded.
+    vi.useFakeTimers({ shouldAdvanceTime: false, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    return app;
+  }
+  const names = (app: ReturnType<typeof renderApp>) => app.fakes.calls.map((call) => call.name);
+
+  it("previews, sends ReferralClaim.claim through the wallet, then refetches without cache at 500 ms and clears 'claiming' at 1 s", async () => {
+    const app = await renderWithOneInvite({
+      earnings: earnings({ usersReferred: [invite("dana", "claimable", false, 120, 7), invite("eve", "claimable", false, 300, 8)] }),
+    });
+    const [first, second] = screen.getAllByRole("button", { name: "Claim 1 ORO" });
+    if (!first || !second) throw new Error("two invites expected");
+    fireEvent.click(first);
+    expect(first).toHaveTextContent("Claiming…");
+    expect(second).toBeDisabled();
+    await flush(0);
+    await flush(0);
+    const order = names(app);
+    expect(order.indexOf("previewVoucherClaim")).toBeLessThan(order.indexOf("sendTransaction"));
+    expect(app.fakes.calls.find((call) => call.name === "sendTransaction")?.args[0]).toMatchObject({ to: REFERRAL_CLAIM });
+    expect(app.fakes.calls.find((call) => call.name === "event:referral_claim_success")?.args[0]).toEqual({ claimType: "referral" });
+    // Seen on chain: the check mark shows at once, before the API's answer says so.
+    expect(screen.getByRole("button", { name: "Paid: 1 ORO" })).toBeDisabled();
+    await flush(490);
+    expect(bustedReads(app)).toHaveLength(0);
+    await flush(10);
+    expect(bustedReads(app)).toHaveLength(1);
+    expect(bustedReads(app)[0]?.args).toEqual([USER, { forceBustCache: true }]);
+    // One claim at a time: the other entry waits for the claiming flag, which clears 1 s after completion.
+    expect(screen.getByRole("button", { name: "Claim 1 ORO" })).toBeDisabled();
+    await flush(490);
+    expect(screen.getByRole("button", { name: "Claim 1 ORO" })).toBeDisabled();
+    await flush(10);
+    expect(screen.getByRole("button", { name: "Claim 1 ORO" })).toBeEnabled();
+  });
+
+  it("the claiming flag clears exactly 1 s after completion", async () => {
+    const app = await renderWithOneInvite({ voucherClaimWithoutId: true });
+    fireEvent.click(screen.getByRole("button", { name: "Claim 1 ORO" }));
+    await flush(0);
+    await flush(0);
+    expect(screen.getByRole("button", { name: "Claiming…" })).toBeInTheDocument();
+    await flush(990);
+    expect(screen.getByRole("button", { name: "Claiming…" })).toBeInTheDocument();
+    await flush(10);
+    expect(screen.getByRole("button", { name: "Claim 1 ORO" })).toBeEnabled();
+    // No transaction id: silent, nothing refetched, no error shown.
+    expect(bustedReads(app)).toHaveLength(0);
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+
+  it("a voucher already used (another device) costs no transaction: the entry shows as claimed", async () => {
+    const app = await renderWithOneInvite({ claimedVoucherNonces: ["7"] });
+    fireEvent.click(screen.getByRole("button", { name: "Claim 1 ORO" }));
+    await flush(0);
+    await flush(0);
+    expect(names(app)).toContain("previewVoucherClaim");
+    expect(names(app)).not.toContain("sendTransaction");
+    expect(screen.getByRole("button", { name: "Paid: 1 ORO" })).toBeDisabled();
+  });
+
+  it("a claim never seen on chain fails silently and the Claim button comes back", async () => {
+    const app = await renderWithOneInvite({ voucherConfirmsAfterReads: Number.POSITIVE_INFINITY });
+    fireEvent.click(screen.getByRole("button", { name: "Claim 1 ORO" }));
+    await flush(0);
+    await flush(0);
+    expect(names(app)).toContain("sendTransaction");
+    await flush(121_000);
+    await flush(1000);
+    expect(screen.getByRole("button", { name: "Claim 1 ORO" })).toBeEnabled();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(names(app)).not.toContain("event:referral_claim_success");
+  });
+
+  it("a wallet refusal fails silently", async () => {
+    await renderWithOneInvite({ sendTransactionError: Object.assign(new Error("rejected"), { code: "user_rejected" }) });
+    fireEvent.click(screen.getByRole("button", { name: "Claim 1 ORO" }));
+    await flush(0);
+    await flush(1000);
+    expect(screen.getByRole("button", { name: "Claim 1 ORO" })).toBeEnabled();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  });
+});
+
+describe("referee reward", () => {
+  const refereeEarnings = earnings({
+    referredByUsername: "bob",
+    rewardForBeingReferee: { paymentType: "claimable", paymentAmountWei: (ORO / 2n).toString(), hasClaimed: false, updatedAt: iso(60), claimableSignature: voucher(9, ORO / 2n) },
+  });
+
+  it("shows the referrer's panel; after the claim the success modal with coin rain and 'earned extra ORO from bob'", async () => {
+    const app = renderApp({ path: "/share", signedIn: true, options: { earnings: refereeEarnings } });
+    const panel = await screen.findByRole("region", { name: "Invited by bob" });
+    expect(panel).toHaveTextContent("Your bonus of 0.5 ORO for joining with an invite is ready.");
+    await userEvent.click(within(panel).getByRole("button", { name: "Claim" }));
+    const dialog = await screen.findByRole("dialog", { name: "+0.5 ORO" });
+    expect(dialog).toHaveTextContent("You earned extra ORO from bob");
+    expect(screen.getByTestId("coin-rain")).toBeInTheDocument();
+    expect(app.fakes.calls.find((call) => call.name === "event:referral_claim_success")?.args[0]).toEqual({ claimType: "claim" });
+    expect(screen.queryByRole("region", { name: "Invited by bob" })).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Great!" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ["claimed", (reward: ApiSchemas["RefereeReward"]): ApiSchemas["RefereeReward"] => ({ ...reward, hasClaimed: true })],
+    ["auto-paid", ({ paymentType: _type, claimableSignature: _voucher, ...rest }: ApiSchemas["RefereeReward"]): ApiSchemas["RefereeReward"] => ({ ...rest, paymentType: "auto" })],
+  ])("shows no panel when the reward is %s", async (_, change) => {
+    const reward = refereeEarnings.rewardForBeingReferee;
+    if (!reward) throw new Error("fixture");
+    const changed = change(reward);
+    renderApp({ path: "/share", signedIn: true, options: { earnings: { ...refereeEarnings, rewardForBeingReferee: changed } } });
+    await screen.findByRole("heading", { name: "Invites" });
+    expect(screen.queryByRole("region", { name: "Invited by bob" })).not.toBeInTheDocument();
+  });
+});
