@@ -2,6 +2,8 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { allAnnouncementIds, announcementsAt, HALVING_AT, nextAnnouncement } from "../src/features/announcements/announcements";
 import { ANNOUNCEMENT_DELAY_MS } from "../src/features/announcements/Announcements";
+// Loaded up front, as the app loads it in the background: the fake clock here does not wait for module loading.
+import "../src/features/announcements/AnnouncementHost";
 import { readStored, writeStored } from "../src/lib/storage";
 import { flush, renderApp } from "./render-app";
 

@@ -1,135 +1,16 @@
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
-import { GiftIcon } from "../../components/Icons";
-import { Modal } from "../../components/Modal";
-import { env } from "../../env";
-import { isLanguage } from "../../i18n/languages";
-import { formatClaimAmount } from "../../lib/format";
-import { useServices } from "../../lib/services";
-import { readStored, useStored, writeStored } from "../../lib/storage";
-import { AppIcon } from "../apps/AppIcon";
-import { SWAP_REWARD_MODAL_DELAY_MS } from "../claim/after-claim";
-import { useClaim } from "../claim/claim-context";
-import { HALVING_AT, nextAnnouncement, type Announcement } from "./announcements";
+import { lazy, Suspense } from "react";
 
 /** How long the screen is left alone before an announcement shows (on opening, or after the claim flow's modals). */
 export const ANNOUNCEMENT_DELAY_MS = 1500;
-/** After a claim the after-claim modals may come up to this long later: announcements wait for them. */
-const AFTER_CLAIM_QUIET_MS = SWAP_REWARD_MODAL_DELAY_MS + 2000;
 
-/**
- * The announcements (halving teaser or halving, referral, partner apps): each shown once (remembered in
- * storage), at most one per visit, never together with another modal: they wait while the claim flow has a
- * modal, the email form or a claim under way, and until its after-claim modals have had their turn.
- */
+// The announcements and the partner apps' data are their own chunk: they are never needed for the first paint.
+const AnnouncementHost = lazy(() => import("./AnnouncementHost"));
+
+/** The announcement modals (see AnnouncementHost), loaded after the first screen. */
 export function Announcements() {
-  const claim = useClaim();
-  const { chain } = useServices();
-  const seen = useStored("seenAnnouncements");
-  const [current, setCurrent] = useState<Announcement | null>(null);
-  const [doneThisVisit, setDoneThisVisit] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
-
-  const afterClaimUntil = claim.successAt === null ? 0 : claim.successAt + AFTER_CLAIM_QUIET_MS;
-  const claimBusy = claim.phase === "requested" || claim.phase === "confirming";
-  const blocked = claim.modals.active !== null || claim.showEmailForm || claimBusy || now < afterClaimUntil;
-
-  // Re-check once the after-claim window has passed.
-  useEffect(() => {
-    if (afterClaimUntil <= Date.now()) return;
-    const timer = window.setTimeout(() => setNow(Date.now()), afterClaimUntil - Date.now() + 10);
-    return () => window.clearTimeout(timer);
-  }, [afterClaimUntil]);
-
-  const [amountFailed, setAmountFailed] = useState(false);
-  const candidate = useMemo(
-    () => (doneThisVisit || current ? null : nextAnnouncement(now, seen, new Set(amountFailed ? ["halving"] : []))),
-    [doneThisVisit, current, now, seen, amountFailed],
+  return (
+    <Suspense fallback={null}>
+      <AnnouncementHost />
+    </Suspense>
   );
-  // The halving's amount is read from the chain (the claim's own query), never typed in; only when it is next.
-  const amountPerMint = useQuery({
-    queryKey: ["amount-per-mint", env.chainId],
-    queryFn: () => chain.readAmountPerMint(),
-    enabled: candidate?.kind === "halving" || current?.kind === "halving",
-    retry: 1,
-  });
-  useEffect(() => {
-    if (amountPerMint.isError) setAmountFailed(true);
-  }, [amountPerMint.isError]);
-  const ready = candidate !== null && (candidate.kind !== "halving" || amountPerMint.data !== undefined);
-
-  useEffect(() => {
-    if (blocked || !ready || !candidate) return;
-    const timer = window.setTimeout(() => {
-      // Remembered as soon as it shows: a reload never brings the same one back.
-      writeStored("seenAnnouncements", [...readStored("seenAnnouncements"), candidate.id]);
-      setCurrent(candidate);
-    }, ANNOUNCEMENT_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [blocked, ready, candidate]);
-
-  const close = () => {
-    setCurrent(null);
-    setDoneThisVisit(true);
-  };
-  // A claim modal that comes up meanwhile goes first; the announcement comes back when it has closed.
-  if (!current || blocked) return null;
-  return <AnnouncementModal announcement={current} amountPerMint={amountPerMint.data ?? null} onClose={close} />;
-}
-
-function AnnouncementModal({ announcement, amountPerMint, onClose }: { announcement: Announcement; amountPerMint: bigint | null; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
-  const { wallet } = useServices();
-  const navigate = useNavigate();
-  const locale = i18n.resolvedLanguage ?? "en";
-  const halvingDate = new Intl.DateTimeFormat(locale, { month: "long", day: "numeric", timeZone: "UTC" }).format(HALVING_AT);
-  const action = (label: string, run: () => void) => (
-    <button
-      type="button"
-      className="button button--primary button--block"
-      onClick={() => {
-        run();
-        onClose();
-      }}
-    >
-      {label}
-    </button>
-  );
-
-  switch (announcement.kind) {
-    case "halvingTeaser":
-      return (
-        <Modal open onClose={onClose} title={t("announcements.halvingTeaser.title", { date: halvingDate })} art={<GiftIcon size={56} />}>
-          <p className="modal__body">{t("announcements.halvingTeaser.body", { date: halvingDate })}</p>
-          {action(t("announcements.gotIt"), () => undefined)}
-        </Modal>
-      );
-    case "halving":
-      return (
-        <Modal open onClose={onClose} title={t("announcements.halving.title")} art={<GiftIcon size={56} />}>
-          <p className="modal__body">
-            {t("announcements.halving.body", { amount: amountPerMint === null ? "…" : formatClaimAmount(amountPerMint, locale), date: halvingDate })}
-          </p>
-          {action(t("announcements.gotIt"), () => undefined)}
-        </Modal>
-      );
-    case "referral":
-      return (
-        <Modal open onClose={onClose} title={t("announcements.referral.title")} art={<GiftIcon size={56} />}>
-          <p className="modal__body">{t("announcements.referral.body")}</p>
-          {action(t("announcements.referral.action"), () => void navigate("/share"))}
-        </Modal>
-      );
-    case "partner": {
-      const language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : "en";
-      return (
-        <Modal open onClose={onClose} title={t("announcements.partner.title", { name: announcement.app.name })} art={<AppIcon app={announcement.app} size={56} />}>
-          <p className="modal__body">{announcement.app.tagline[language]}</p>
-          {action(t("announcements.partner.action", { name: announcement.app.name }), () => wallet.openUrl(announcement.app.url))}
-        </Modal>
-      );
-    }
-  }
 }
