@@ -52,12 +52,43 @@ const shots = [
   { name: "9-ready-320px-spanish", state: "ready", lang: "es", width: 320, ready: ".claim--ready .slider" },
 ];
 
+/** Types an invite code into the open code modal and submits it. */
+async function submitCode(page) {
+  await page.locator(".referral-card .button").click();
+  await page.locator(".referral-form__input").fill("K7QX3MZP");
+  await page.locator(".referral-form [type=submit]").click();
+}
+const openModal = (page) => page.locator(".referral-card .button").click();
+const approve = (page) => page.locator(".referral-card .button").click();
+// The referral parts (issue 9), each in English and Japanese, from their own harness.
+const referralShots = [
+  { name: "r1-claim-invite-card", state: "card", ready: ".referral-card" },
+  { name: "r2-claim-code-modal-empty", state: "card", ready: ".referral-card", act: openModal, wait: ".referral-form" },
+  { name: "r3-claim-code-modal-error", state: "modalError", ready: ".referral-card", act: submitCode, wait: ".referral-form .field-error" },
+  { name: "r4-claim-code-modal-submitting", state: "modalSubmitting", ready: ".referral-card", act: submitCode, wait: ".referral-form [aria-busy=true]" },
+  { name: "r5-claim-deep-link-approve", state: "deepLink", ready: ".referral-card .button" },
+  { name: "r6-claim-deep-link-before-verify", state: "deepLinkNotVerified", ready: ".referral-card" },
+  { name: "r7-banner-referral-bonus", state: "bonusBanner", ready: ".banner--success" },
+  { name: "r8-banner-already-exists", state: "alreadyExists", ready: ".referral-card .button", act: approve, wait: ".banner--info" },
+  { name: "r9-banner-already-claimed", state: "alreadyClaimed", ready: ".banner--info" },
+  { name: "s1-share-signed-out", state: "shareSignedOut", ready: ".share .button" },
+  { name: "s2-share-loading", state: "shareLoading", ready: ".share-code--loading" },
+  { name: "s3-share-error", state: "shareError", ready: ".share .share-code__error", settle: 4000 },
+  { name: "s4-share-with-invites", state: "shareInvites", ready: ".share-invites__list" },
+  { name: "s5-share-referee-panel", state: "shareReferee", ready: ".referee-panel" },
+  { name: "s6-share-referee-success", state: "shareReferee", ready: ".referee-panel", act: (page) => page.locator(".referee-panel .button").click(), wait: ".modal", settle: 900 },
+].flatMap((shot) => ["en", "ja"].map((lang) => ({ ...shot, name: `${shot.name}-${lang}`, lang, harness: "referral-states" })));
+shots.push(...referralShots);
+
 mkdirSync(outDir, { recursive: true });
+// `node scripts/screenshots.mjs r s4` makes only the shots whose names start with one of the arguments.
+const only = process.argv.slice(2);
 try {
-  for (const shot of shots) {
+  for (const shot of shots.filter((candidate) => only.length === 0 || only.some((prefix) => candidate.name.startsWith(prefix)))) {
     const page = await browser.newPage({ viewport: { width: shot.width ?? 390, height: 844 }, deviceScaleFactor: 1 });
     await page.emulateMedia({ reducedMotion: "no-preference" });
-    await page.goto(`${base}?state=${shot.state}${shot.lang ? `&lang=${shot.lang}` : ""}`);
+    const harness = shot.harness ? base.replace("claim-states", shot.harness) : base;
+    await page.goto(`${harness}?state=${shot.state}${shot.lang ? `&lang=${shot.lang}` : ""}`);
     await page.waitForSelector(shot.ready);
     if (shot.act) await shot.act(page);
     if (shot.wait) await page.waitForSelector(shot.wait);

@@ -208,6 +208,7 @@ describe("deep link", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Approve code" }));
     expect(await screen.findByRole("status")).toHaveTextContent("You have already accepted an invite.");
     expect(screen.queryByRole("button", { name: "Approve code" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Were you referred by someone?" })).not.toBeInTheDocument();
     expect(readStored("referralCode")).toBeNull();
   });
 

@@ -48,13 +48,11 @@ export function ClaimReferral() {
     },
     onError: (error) => {
       const errorCode = referralErrorCode(error);
-      if (errorCode === "REFERRAL_ALREADY_EXISTS") {
-        setBanner("alreadyExists");
-        clearStored("referralCode");
-      } else if (errorCode === "NOT_ELIGIBLE") {
-        setBanner("alreadyClaimed");
-        clearStored("referralCode");
-      }
+      if (errorCode === "REFERRAL_ALREADY_EXISTS") setBanner("alreadyExists");
+      else if (errorCode === "NOT_ELIGIBLE") setBanner("alreadyClaimed");
+      else return;
+      clearStored("referralCode");
+      void queryClient.invalidateQueries({ queryKey: referralEligibilityKey(address) });
     },
   });
 
@@ -84,7 +82,8 @@ export function ClaimReferral() {
   if (!address || !["notVerified", "ready", "notReady"].includes(claim.view)) return null;
 
   const applied = accepted !== null || answer?.referralApplied === true;
-  const open = answer !== undefined && answer.eligible && !applied;
+  // After 'already exists' or 'already claimed' no code can apply: the card goes with the approve button.
+  const open = answer !== undefined && answer.eligible && !applied && banner === null;
   const referrerName = accepted?.referrerUsername ?? answer?.referrerUsername ?? null;
   const errorText = accept.isError ? t(referralErrorMessageKey(accept.error)) : null;
 
