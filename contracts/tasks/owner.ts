@@ -3,6 +3,15 @@ import { formatEther, getAddress, isAddress } from "viem";
 import { formatDuration, parseDuration, parseOro } from "../lib/units";
 import { loadDeployedContracts, refuse, report, requireOwner } from "./context";
 
+/**
+ * The task's own check of a required option: declared optional to Hardhat, whose "expects a value" error would
+ * come with its stack trace, so that a missing option is refused in one line like any other bad input.
+ */
+function required(option: string, value: string | undefined, example: string): string {
+  if (value === undefined || value.trim() === "") refuse(`--${option} is required, e.g. --${option} ${example}`);
+  return value;
+}
+
 /** Wraps an input parser so bad input is refused with its own message instead of a stack trace. */
 function parsed<T>(parse: () => T): T {
   try {
@@ -13,9 +22,9 @@ function parsed<T>(parse: () => T): T {
 }
 
 task("set-amount-per-mint", "Sets how much ORO each mint gives (the owner only)")
-  .addParam("amount", "ORO per mint as a decimal, e.g. 0.5", undefined, types.string)
-  .setAction(async ({ amount }: { amount: string }, hre) => {
-    const newAmount = parsed(() => parseOro(amount));
+  .addOptionalParam("amount", "required: ORO per mint as a decimal, e.g. 0.5", undefined, types.string)
+  .setAction(async ({ amount }: { amount?: string }, hre) => {
+    const newAmount = parsed(() => parseOro(required("amount", amount, "0.5")));
     const { publicClient, oro, caller } = await loadDeployedContracts(hre);
     requireOwner("Oro", await oro.read.owner(), caller);
     const oldAmount = await oro.read.amountPerMint();
@@ -24,9 +33,9 @@ task("set-amount-per-mint", "Sets how much ORO each mint gives (the owner only)"
   });
 
 task("set-wait-between-mints", "Sets the wait between two mints of one human (the owner only)")
-  .addParam("wait", "24h, 90m, 2d, 30s or plain seconds", undefined, types.string)
-  .setAction(async ({ wait }: { wait: string }, hre) => {
-    const newWait = parsed(() => parseDuration(wait));
+  .addOptionalParam("wait", "required: 24h, 90m, 2d, 30s or plain seconds", undefined, types.string)
+  .setAction(async ({ wait }: { wait?: string }, hre) => {
+    const newWait = parsed(() => parseDuration(required("wait", wait, "24h")));
     const { publicClient, oro, caller } = await loadDeployedContracts(hre);
     requireOwner("Oro", await oro.read.owner(), caller);
     const oldWait = await oro.read.waitBetweenMints();
@@ -35,9 +44,10 @@ task("set-wait-between-mints", "Sets the wait between two mints of one human (th
   });
 
 task("set-external-nullifier", "Points minting at a World ID app id and action (the owner only)")
-  .addParam("appId", "World developer portal app id, e.g. app_0123...", undefined, types.string)
+  .addOptionalParam("appId", "required: World developer portal app id, e.g. app_0123...", undefined, types.string)
   .addOptionalParam("action", "World ID action", "claim-tokens-action", types.string)
-  .setAction(async ({ appId, action }: { appId: string; action: string }, hre) => {
+  .setAction(async ({ appId: given, action }: { appId?: string; action: string }, hre) => {
+    const appId = required("app-id", given, "app_0123456789abcdef");
     if (!/^app_[A-Za-z0-9_]+$/.test(appId)) refuse(`"${appId}" is not a World app id (app_ followed by letters, digits or _)`);
     if (action.trim() === "") refuse("the action must not be empty");
     const { publicClient, oro, caller } = await loadDeployedContracts(hre);
@@ -62,8 +72,9 @@ task("killswitch", "IRREVERSIBLY ends minting and gives up ownership of the ORO 
   });
 
 task("set-claim-signer", "Rotates the key whose referral vouchers the claim contract pays (the owner only)")
-  .addParam("signer", "the new signer address", undefined, types.string)
-  .setAction(async ({ signer }: { signer: string }, hre) => {
+  .addOptionalParam("signer", "required: the new signer address", undefined, types.string)
+  .setAction(async ({ signer: given }: { signer?: string }, hre) => {
+    const signer = required("signer", given, "0x…");
     if (!isAddress(signer)) refuse(`"${signer}" is not an address`);
     const { publicClient, claims, caller } = await loadDeployedContracts(hre);
     requireOwner("ReferralClaim", await claims.read.owner(), caller);
@@ -73,9 +84,9 @@ task("set-claim-signer", "Rotates the key whose referral vouchers the claim cont
   });
 
 task("fund-claims", "Sends ORO from the owner to the referral claim contract")
-  .addParam("amount", "ORO to send, e.g. 100", undefined, types.string)
-  .setAction(async ({ amount }: { amount: string }, hre) => {
-    const value = parsed(() => parseOro(amount));
+  .addOptionalParam("amount", "required: ORO to send, e.g. 100", undefined, types.string)
+  .setAction(async ({ amount }: { amount?: string }, hre) => {
+    const value = parsed(() => parseOro(required("amount", amount, "100")));
     const { publicClient, oro, claims, caller } = await loadDeployedContracts(hre);
     requireOwner("ReferralClaim", await claims.read.owner(), caller);
     const balance = await oro.read.balanceOf([caller]);

@@ -80,13 +80,15 @@ async function startFakeWorldChainRpc(): Promise<{ url: string; close(): Promise
 describe("owner tasks and deploy from the command line: refusals are one line", function () {
   this.timeout(180_000);
 
-  it("bad input: --amount -1, --wait abc, killswitch without --confirm, a bad signer", async function () {
+  it("bad input: --amount -1, --wait abc, killswitch without --confirm, a bad signer, a missing option", async function () {
     const cases: Array<[string[], string, RegExp]> = [
       [["set-amount-per-mint", "--amount", "-1"], "set-amount-per-mint", /"-1" is not an ORO amount/],
       [["set-wait-between-mints", "--wait", "abc"], "set-wait-between-mints", /"abc" is not a duration/],
       [["killswitch"], "killswitch", /Run again with --confirm/],
       [["set-claim-signer", "--signer", "0x123"], "set-claim-signer", /"0x123" is not an address/],
       [["fund-claims", "--amount", "1e3"], "fund-claims", /"1e3" is not an ORO amount/],
+      [["set-amount-per-mint"], "set-amount-per-mint", /--amount is required, e.g. --amount 0\.5/],
+      [["set-external-nullifier"], "set-external-nullifier", /--app-id is required/],
     ];
     const outcomes = await Promise.all(cases.map(([args]) => runHardhat(args)));
     cases.forEach(([, task, message], i) => {

@@ -1,0 +1,108 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readRepoFile, repoRoot } from "../src/compose.ts";
+
+// deploy/Caddyfile, run by the Caddy binary when one is installed (Debian's `caddy`): the one public port serves
+// the static build with the app's routes, and hands /api to the API.
+const caddy = ["/usr/bin/caddy", "/usr/local/bin/caddy"].find((file) => existsSync(file));
+if (!caddy) console.log("caddy is not installed: the Caddyfile checks are skipped (apt-get install caddy runs them)");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!caddy)(`deploy/Caddyfile (${caddy ?? "skipped"})`, () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "oro-caddy-"));
+  let api: Server | undefined;
+  let proxy: ChildProcess | undefined;
+  let origin = "";
+  let output = "";
+
+  beforeAll(async () => {
+    const site = path.join(scratch, "srv");
+    mkdirSync(path.join(site, "assets"), { recursive: true });
+    writeFileSync(path.join(site, "index.html"), "<!doctype html><title>ORO</title>");
+    writeFileSync(path.join(site, "assets", "index-abc123.js"), "console.log('oro')");
+    // A stand-in API on every local address (Caddy may resolve localhost to ::1 or 127.0.0.1).
+    api = createServer((request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ path: request.url, forwardedFor: request.headers["x-forwarded-for"] ?? null }));
+    });
+    await new Promise<void>((resolve) => api?.listen(0, resolve));
+    const apiPort = (api.address() as AddressInfo).port;
+    const port = await freePort();
+    // The production file with only its addresses changed: the API service name, the port and the site folder.
+    const config = readRepoFile("deploy/Caddyfile")
+      .replace(":8080 {", `:${port} {`)
+      .replace("name api", "name localhost")
+      .replace("port 3001", `port ${apiPort}`)
+      .replace("root * /srv", `root * ${site}`);
+    expect(config).toContain(`port ${apiPort}`);
+    const file = path.join(scratch, "Caddyfile");
+    writeFileSync(file, config);
+    proxy = spawn(caddy ?? "caddy", ["run", "--config", file, "--adapter", "caddyfile"], {
+      env: { PATH: process.env.PATH, HOME: scratch, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: scratch },
+    });
+    proxy.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    proxy.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    origin = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (proxy.exitCode !== null) throw new Error(`caddy exited: ${output}`);
+      const ready = await fetch(`${origin}/healthz`).then((response) => response.ok, () => false);
+      if (ready) break;
+      if (Date.now() > deadline) throw new Error(`caddy did not answer within 60 s: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    if (proxy?.pid !== undefined && proxy.exitCode === null) {
+      const exited = new Promise((resolve) => proxy?.once("exit", resolve));
+      process.kill(proxy.pid, "SIGTERM");
+      await exited;
+    }
+    await new Promise((resolve) => (api ? api.close(resolve) : resolve(undefined)));
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("is a valid configuration", async () => {
+    const { stdout, stderr } = await promisify(execFile)(caddy ?? "caddy",
+      ["validate", "--config", path.join(repoRoot, "deploy/Caddyfile"), "--adapter", "caddyfile"],
+      { env: { PATH: process.env.PATH, HOME: scratch, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: scratch } });
+    expect(stdout + stderr).toContain("Valid configuration");
+  });
+
+  it("hands /api to the API with the path and the client's address", async () => {
+    const response = await fetch(`${origin}/api/health?x=1`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { path: string; forwardedFor: string | null };
+    expect(body.path).toBe("/api/health?x=1");
+    expect(body.forwardedFor).toBe("127.0.0.1");
+  });
+
+  it("serves the app's routes with index.html (revalidated) and hashed assets as immutable", async () => {
+    for (const route of ["/", "/share", "/stats/holders"]) {
+      const response = await fetch(`${origin}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(await response.text(), route).toContain("<title>ORO</title>");
+      expect(response.headers.get("cache-control"), route).toBe("no-cache");
+    }
+    const asset = await fetch(`${origin}/assets/index-abc123.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+});
