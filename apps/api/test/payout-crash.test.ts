@@ -10,7 +10,7 @@ import { chainActions, devAccount, startLocalChain, type LocalChain } from "./he
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "./helpers/database.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { eventually } from "./helpers/indexer.js";
-import { freePort, startService, waitForHttpOk } from "./helpers/processes.js";
+import { freePort, startService, waitForHttpOk } from "@oro/dev-stack";
 import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
 
 // A real crash: the API process is killed with SIGKILL while its payout transaction waits in the mempool,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startService, waitForHttpOk } from "./helpers/processes.js";
+import { freePort, startService, waitForHttpOk } from "@oro/dev-stack";
 import { testDatabaseKind } from "./helpers/database.js";
 
 // The real entry points as processes: `pnpm start` (src/server.ts) and `pnpm db:migrate`.

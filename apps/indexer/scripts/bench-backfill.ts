@@ -16,7 +16,7 @@ import pg from "pg";
 import { encodeFunctionData, keccak256, numberToHex, parseGwei, toHex, type Address, type Hex } from "viem";
 import { buildDevProof, deployments, devNullifierHash, oroAbi } from "@oro/clients";
 import { chainActions, startLocalChain, type LocalChain } from "./support/local-chain";
-import { freePort, startService, waitForHttpOk } from "./support/processes";
+import { freePort, startService, waitForHttpOk } from "@oro/dev-stack";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REFERENCE = { events: 1_512, postgresSeconds: 7.3, pgliteSeconds: 33, targetPostgresEventsPerSecond: 2_000 };

@@ -1,80 +1,25 @@
 /* global window, document -- these callbacks run inside the page */
 // The whole claim flow in a plain browser against the local stack, with the development wallet.
-// `node scripts/e2e-local.mjs --stack` starts the stack itself on free ports (the contracts package's
-// `hardhat chain`, the indexer's `scripts/start.ts start` on fresh PGlite, the API's `src/server.ts` on fresh
-// PGlite) and stops them (by process group) at the end. Without --stack it uses a running stack:
-//   1. pnpm --filter @oro/contracts exec hardhat chain        (CHAIN_PORT, default 8545)
-//   2. the indexer and the API (apps/api) on API_PORT (default 3001), pointed at that chain
-//   3. node scripts/e2e-local.mjs                              (RPC_URL / API_URL to match)
+// `node scripts/e2e-local.mjs --stack` starts the stack itself on free ports with @oro/dev-stack (the local chain
+// with the contracts deployed, the indexer and the API on fresh PGlite) and stops it (by process group) at the
+// end. Without --stack it uses a running stack (`pnpm start` at the root; RPC_URL / API_URL to match it).
 // Signs in (walletAuth → API nonce + SIWE), verifies (development proof, IDKit request signed by the API),
 // slides to claim (a real mint on the local chain), then checks the header streak (1 day, through the API's
 // streak cache and the indexer), the price card (the API's token price) and the after-claim timeline up to the
 // swap-reward decision at 4 s, then reloads and expects the countdown. Uses a fresh development account each run.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, startApi, startIndexer, startLocalChain } from "@oro/dev-stack";
 import { chromium } from "playwright-core";
 import { createServer } from "vite";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const repo = join(root, "..", "..");
 const withStack = process.argv.includes("--stack");
+/** What --stack started, newest first when stopped. */
 const services = [];
-const scratch = withStack ? mkdtempSync(join(tmpdir(), "oro-web-e2e-")) : null;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a stack process in its own process group and waits until `ready` matches its output. */
-function startService(name, command, args, cwd, env, ready, timeoutMs = 240_000) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  services.push({ name, child });
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} not ready in ${timeoutMs} ms:\n${output.slice(-3000)}`)), timeoutMs);
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${name} exited (${code}):\n${output.slice(-3000)}`)));
-  });
-}
-
-async function waitForOk(url, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await fetch(url).then((response) => response.ok, () => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} not ready in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-function stopStack() {
-  for (const { child } of services.reverse()) {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+async function stopStack() {
+  for (const service of services.reverse()) await service.stop();
 }
 
 let rpcUrl = process.env.RPC_URL ?? "http://127.0.0.1:8545";
@@ -83,40 +28,19 @@ const webPort = await freePort();
 const webOrigin = `http://127.0.0.1:${webPort}`;
 if (withStack) {
   try {
-    const [chainPort, indexerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
-    rpcUrl = `http://127.0.0.1:${chainPort}`;
-    apiUrl = `http://127.0.0.1:${apiPort}`;
-    const contractsDir = join(repo, "contracts");
-    await startService("chain", join(contractsDir, "node_modules", ".bin", "hardhat"), ["chain"], contractsDir, { CHAIN_HOST: "127.0.0.1", CHAIN_PORT: String(chainPort), LOCAL_RPC_URL: "" }, /local chain ready/);
+    const onStarted = (service) => services.push(service);
+    const chain = await startLocalChain({ onStarted });
+    rpcUrl = chain.rpcUrl;
     console.log(`✓ local chain on ${rpcUrl}`);
-    const indexerDir = join(repo, "apps", "indexer");
-    const indexerUrl = `http://127.0.0.1:${indexerPort}`;
-    const indexer = startService("indexer", join(indexerDir, "node_modules", ".bin", "tsx"), ["scripts/start.ts", "start"], indexerDir, {
-      LOCAL_RPC_URL: rpcUrl,
-      INDEXER_CHAIN_ID: "31337",
-      PORT: String(indexerPort),
-      PGLITE_ROOT: join(scratch, "indexer"),
-      PGLITE_DIRECTORY: "",
-      DATABASE_URL: "",
-      DATABASE_SCHEMA: "",
-      PONDER_TELEMETRY_DISABLED: "true",
-    }, /$^/);
-    indexer.catch((error) => console.error(error.message));
-    await waitForOk(`${indexerUrl}/ready`, 240_000);
-    console.log(`✓ indexer on ${indexerUrl}`);
-    const apiDir = join(repo, "apps", "api");
-    await startService("api", join(apiDir, "node_modules", ".bin", "tsx"), ["src/server.ts"], apiDir, {
-      NODE_ENV: "development",
-      API_HOST: "127.0.0.1",
-      API_PORT: String(apiPort),
-      PGLITE_DATA_DIR: join(scratch, "api"),
-      RPC_URL: rpcUrl,
-      INDEXER_URL: indexerUrl,
-      CORS_ORIGINS: webOrigin,
-    }, /Server listening at/);
+    const indexer = await startIndexer({ rpcUrl, onStarted });
+    services.push(indexer); // its stop also deletes its data folder
+    console.log(`✓ indexer on ${indexer.url}`);
+    const api = await startApi({ rpcUrl, indexerUrl: indexer.url, corsOrigins: [webOrigin], onStarted });
+    services.push(api);
+    apiUrl = api.url;
     console.log(`✓ API on ${apiUrl}`);
   } catch (error) {
-    stopStack();
+    await stopStack();
     throw error;
   }
 }
@@ -171,5 +95,5 @@ try {
 } finally {
   await browser.close();
   await server.close();
-  stopStack();
+  await stopStack();
 }

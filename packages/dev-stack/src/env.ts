@@ -11,7 +11,7 @@ export const PORT_VARIABLES: Record<ServiceName, { variable: string; defaultPort
   indexer: { variable: "INDEXER_PORT", defaultPort: 42069 },
   api: { variable: "API_PORT", defaultPort: 3001 },
   web: { variable: "WEB_PORT", defaultPort: 5173 },
-  simulator: { variable: "SIMULATOR_PORT", defaultPort: 5174 },
+  simulator: { variable: "SIMULATOR_PORT", defaultPort: 4100 },
 };
 
 export interface StackConfig {

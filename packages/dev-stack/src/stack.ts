@@ -163,7 +163,7 @@ export class LocalStack {
       "unavailable" in located
         ? Promise.resolve(this.markUnavailable("simulator", located.unavailable))
         : this.step("simulator", "starting the World App simulator", async (onStarted, logFile) => {
-            await startSimulator({
+            const running = await startSimulator({
               host: this.host,
               port: ports.simulator,
               miniAppUrl: webUrl,
@@ -173,6 +173,8 @@ export class LocalStack {
               logFile,
               onStarted,
             });
+            // Its page lives under a path of its own; the rest of its origin is the mini app.
+            this.status.simulator.url = running.url;
             return "the mini app inside a simulated World App";
           });
 

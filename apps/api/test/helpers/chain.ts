@@ -1,7 +1,5 @@
-import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { startLocalChain as startChain, type Service } from "@oro/dev-stack";
 import { addresses, buildDevProof, CHAIN_IDS, deployments, oroAbi, referralClaimAbi, type ReferralVoucher } from "@oro/clients";
 import {
   createPublicClient,
@@ -15,11 +13,6 @@ import {
 } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
-import { freePort, startService, type Service } from "./processes.js";
-
-const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-/** The contracts package, a devDependency: its `hardhat chain` task starts a chain with everything deployed. */
-const contractsDir = realpathSync(path.join(apiRoot, "node_modules", "@oro", "contracts"));
 
 /** Hardhat's public development mnemonic: #0 owns the contracts, #1 signs vouchers, #2 is the payout wallet. */
 const MNEMONIC = "test test test test test test test test test test test junk";
@@ -34,24 +27,14 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
+/** The contracts package's local chain (every contract deployed) on a free port, from @oro/dev-stack. */
 export async function startLocalChain(): Promise<LocalChain> {
-  const port = await freePort();
-  const service = startService("local chain", path.join(contractsDir, "node_modules", ".bin", "hardhat"), ["chain"], {
-    cwd: contractsDir,
-    env: { ...process.env, CHAIN_HOST: "127.0.0.1", CHAIN_PORT: String(port), LOCAL_RPC_URL: "" },
-  });
-  try {
-    await service.waitForOutput("local chain ready", 180_000);
-  } catch (error) {
-    await service.stop();
-    throw error;
-  }
-  const rpcUrl = `http://127.0.0.1:${port}`;
+  const chain = await startChain();
   return {
-    rpcUrl,
-    publicClient: createPublicClient({ chain: hardhat, transport: http(rpcUrl) }),
-    service,
-    stop: () => service.stop(),
+    rpcUrl: chain.rpcUrl,
+    publicClient: createPublicClient({ chain: hardhat, transport: http(chain.rpcUrl) }),
+    service: chain.service,
+    stop: () => chain.stop(),
   };
 }
 

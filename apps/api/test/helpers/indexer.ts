@@ -1,13 +1,5 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { startIndexer as startIndexerProcess, type Service } from "@oro/dev-stack";
 import type { LocalChain } from "./chain.js";
-import { freePort, startService, waitForHttpOk, type Service } from "./processes.js";
-
-const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-/** The indexer package, a devDependency: started the way its own tests start it (`scripts/start.ts start`). */
-const indexerDir = realpathSync(path.join(apiRoot, "node_modules", "@oro", "indexer"));
 
 export interface RunningIndexer {
   url: string;
@@ -15,40 +7,10 @@ export interface RunningIndexer {
   stop(): Promise<void>;
 }
 
-/** The real indexer (Ponder) on a fresh PGlite folder and a free port, indexing `chain`. */
+/** The real indexer (Ponder, as `pnpm start` runs it) on a fresh PGlite folder and a free port, indexing `chain`. */
 export async function startIndexer(chain: LocalChain): Promise<RunningIndexer> {
-  const root = mkdtempSync(path.join(tmpdir(), "oro-api-indexer-"));
-  const port = await freePort();
-  const service = startService("indexer", path.join(indexerDir, "node_modules", ".bin", "tsx"), ["scripts/start.ts", "start"], {
-    cwd: indexerDir,
-    env: {
-      ...process.env,
-      LOCAL_RPC_URL: chain.rpcUrl,
-      INDEXER_CHAIN_ID: "31337",
-      PORT: String(port),
-      PGLITE_ROOT: root,
-      PGLITE_DIRECTORY: "",
-      DATABASE_URL: "",
-      DATABASE_SCHEMA: "",
-      PONDER_TELEMETRY_DISABLED: "true",
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHttpOk(`${url}/ready`, 180_000, service);
-  } catch (error) {
-    await service.stop();
-    rmSync(root, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    url,
-    service,
-    async stop() {
-      await service.stop();
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
+  const indexer = await startIndexerProcess({ rpcUrl: chain.rpcUrl });
+  return { url: indexer.url, service: indexer.service, stop: () => indexer.stop() };
 }
 
 /** Polls until `check` holds (the indexer follows the chain a moment later). */

@@ -1,5 +1,4 @@
-import { fileURLToPath } from "node:url";
-import path from "node:path";
+import { startLocalChain as startChain, type Service } from "@oro/dev-stack";
 import {
   createPublicClient,
   createTestClient,
@@ -13,9 +12,6 @@ import {
 import { hardhat } from "viem/chains";
 import { buildDevProof, deployments, devNullifierHash, oroAbi, referralClaimAbi, referralVoucherTypedData } from "@oro/clients";
 import { deploymentFor, type IndexedDeployment } from "../../src/lib/deployment";
-import { freePort, startService, type Service } from "./processes";
-
-const contractsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../contracts");
 
 /** Hardhat's unlocked development accounts, in order (#0 owns the contracts, #1 signs vouchers). */
 export type DevAccounts = readonly Address[];
@@ -31,34 +27,28 @@ export interface LocalChain {
 }
 
 /**
- * Starts the contracts package's local chain (`hardhat chain`, which deploys everything) on a free port.
+ * Starts the contracts package's local chain (everything deployed) on a free port, through @oro/dev-stack.
  * `env` reaches the contracts' env.ts (for example ORO_WAIT_BETWEEN_MINTS).
  */
 export async function startLocalChain(env: Record<string, string> = {}): Promise<LocalChain> {
-  const port = await freePort();
-  const service = startService("local chain", path.join(contractsDir, "node_modules/.bin/hardhat"), ["chain"], {
-    cwd: contractsDir,
-    env: { ...process.env, ...env, CHAIN_HOST: "127.0.0.1", CHAIN_PORT: String(port), LOCAL_RPC_URL: "" },
-  });
+  const chain = await startChain({ env });
   try {
-    await service.waitForOutput("local chain ready", 180_000);
+    // cacheTime 0: a local chain moves by our own hand, so every read must see the newest block.
+    const publicClient = createPublicClient({ chain: hardhat, transport: http(chain.rpcUrl), cacheTime: 0 });
+    const accounts = await createWalletClient({ chain: hardhat, transport: http(chain.rpcUrl) }).getAddresses();
+    return {
+      rpcUrl: chain.rpcUrl,
+      port: chain.port,
+      deployment: deploymentFor(hardhat.id),
+      publicClient,
+      accounts,
+      service: chain.service,
+      stop: () => chain.stop(),
+    };
   } catch (error) {
-    await service.stop();
+    await chain.stop();
     throw error;
   }
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  // cacheTime 0: a local chain moves by our own hand, so every read must see the newest block.
-  const publicClient = createPublicClient({ chain: hardhat, transport: http(rpcUrl), cacheTime: 0 });
-  const accounts = await createWalletClient({ chain: hardhat, transport: http(rpcUrl) }).getAddresses();
-  return {
-    rpcUrl,
-    port,
-    deployment: deploymentFor(hardhat.id),
-    publicClient,
-    accounts,
-    service,
-    stop: () => service.stop(),
-  };
 }
 
 /** Owner, user and time-travel actions on a local chain, as the product's users and owner would take them. */

@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEther, toHex, type Address } from "viem";
 import { devNullifierHash } from "@oro/clients";
@@ -14,10 +13,9 @@ import type {
   StatsResponse,
   StreakResponse,
 } from "../../src/api/types";
+import { startIndexer as startIndexerProcess, type Service } from "@oro/dev-stack";
 import { chainActions, startLocalChain, type LocalChain } from "../../scripts/support/local-chain";
-import { freePort, startService, waitForHttpOk, type Service } from "../../scripts/support/processes";
 
-const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WAIT = 3_600;
 const hashOf = (name: string) => toHex(devNullifierHash(name), { size: 32 });
 
@@ -40,24 +38,13 @@ const tempDirs: string[] = [];
 async function startIndexer(chain: LocalChain, lastEventBlock: number, pgliteRoot?: string): Promise<IndexerRun> {
   const root = pgliteRoot ?? mkdtempSync(path.join(tmpdir(), "oro-indexer-test-"));
   if (!pgliteRoot) tempDirs.push(root);
-  const port = await freePort();
-  const service = startService("indexer", path.join(packageDir, "node_modules/.bin/tsx"), ["scripts/start.ts", "start"], {
-    cwd: packageDir,
-    env: {
-      ...process.env,
-      LOCAL_RPC_URL: chain.rpcUrl,
-      INDEXER_CHAIN_ID: "31337",
-      PORT: String(port),
-      PGLITE_ROOT: root,
-      PGLITE_DIRECTORY: "",
-      DATABASE_URL: "",
-      PONDER_TELEMETRY_DISABLED: "true",
-      PONDER_LOG_LEVEL: "info",
-    },
+  const indexer = await startIndexerProcess({
+    rpcUrl: chain.rpcUrl,
+    pgliteRoot: root,
+    env: { PONDER_LOG_LEVEL: "info" },
+    onStarted: (service) => started.push(service),
   });
-  started.push(service);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttpOk(`${baseUrl}/ready`, 120_000, service);
+  const { service, url: baseUrl } = indexer;
   const deadline = Date.now() + 60_000;
   for (;;) {
     const status = (await (await fetch(`${baseUrl}/status`)).json()) as Record<string, { block: { number: number } }>;
