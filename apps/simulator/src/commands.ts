@@ -62,6 +62,12 @@ export const SUPPORTED_COMMANDS: { name: string; supported_versions: number[] }[
   { name: "request-permission", supported_versions: [1] },
   { name: "send-haptic-feedback", supported_versions: [1] },
   { name: "close-miniapp", supported_versions: [1] },
+  // Announced as World App does; the simulator declines them (generic_error), the ORO mini app does not use them.
+  { name: "pay", supported_versions: [1] },
+  { name: "attestation", supported_versions: [1] },
+  { name: "sign-typed-data", supported_versions: [1] },
+  { name: "share-contacts", supported_versions: [1] },
+  { name: "chat", supported_versions: [1] },
   // IDKit 4 sends World ID requests through the same bridge and reads this entry to pick its payload version.
   { name: "verify", supported_versions: [1, 2] },
 ];
@@ -76,6 +82,11 @@ const RESPONSE_EVENTS: Record<string, string> = {
   "request-permission": "miniapp-request-permission",
   "send-haptic-feedback": "miniapp-send-haptic-feedback",
   verify: "miniapp-verify-action",
+  pay: "miniapp-payment",
+  attestation: "miniapp-attestation",
+  "sign-typed-data": "miniapp-sign-typed-data",
+  "share-contacts": "miniapp-share-contacts",
+  chat: "miniapp-chat",
 };
 
 function record(value: unknown): Record<string, unknown> {
@@ -223,6 +234,6 @@ export async function answerCommand(message: BridgeMessage, ctx: CommandContext)
       };
     }
     default:
-      return { answer: null, summary: `${message.command}: not simulated` };
+      return { answer: failure(event, version, "generic_error"), summary: `${message.command}: not simulated (generic_error)` };
   }
 }

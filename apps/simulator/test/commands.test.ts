@@ -128,9 +128,9 @@ describe("the wallet's answers", () => {
     expect(ctx.shares[0]).toMatchObject({ title: "ORO", text: "Join me", url: "https://example.org/?referralCode=ABCD2345", wallet: ctx.wallet.account.address });
   });
 
-  it("init and unknown commands get no answer", async () => {
+  it("init gets no answer; a command ORO does not use is declined on its event", async () => {
     expect((await answerCommand({ command: "init", payload: {} }, context())).answer).toBeNull();
-    expect((await answerCommand({ command: "pay", payload: {} }, context())).answer).toBeNull();
+    expect((await answerCommand({ command: "pay", payload: {} }, context())).answer).toEqual({ event: "miniapp-payment", payload: { status: "error", error_code: "generic_error", version: 1 } });
   });
 });
 

@@ -140,8 +140,8 @@ button:disabled { opacity: .5; cursor: default; }
 .hint { color: #5b6270; font-size: 13px; }
 .human { border-top: 1px solid #eceef2; padding: 8px 0; }
 .human:first-child { border-top: 0; }
-.human__head { display: flex; justify-content: space-between; align-items: center; font-weight: 600; }
-.wallet { display: flex; align-items: center; gap: 8px; font-size: 13px; padding: 3px 0 3px 6px; }
+.human__head { display: flex; flex-direction: row; justify-content: space-between; align-items: center; font-weight: 600; }
+.wallet { display: flex; flex-direction: row; align-items: center; gap: 8px; font-size: 13px; padding: 3px 0 3px 6px; }
 .wallet code { font-size: 12px; color: #5b6270; }
 .list { margin: 0; padding-left: 18px; font-size: 13px; max-height: 220px; overflow: auto; }
 .list li { margin: 4px 0; }

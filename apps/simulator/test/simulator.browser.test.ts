@@ -1,0 +1,161 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort, startApi, startIndexer, startLocalChain, startWebDev, type LocalChain, type RunningApi, type RunningIndexer, type WebDevServer } from "@oro/dev-stack";
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type RunningSimulator } from "../src/index.js";
+
+/**
+ * The simulator in Chromium against a real local stack (chain with the contracts, indexer, API, the web app's
+ * dev server), started on free ports by @oro/dev-stack. Needs /usr/bin/chromium; skipped with a message without it.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`simulator browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+interface StateView {
+  activeWalletId: string;
+  humans: { id: string; wallets: { id: string; address: string; oro: string | null }[] }[];
+  log: { summary: string }[];
+}
+
+/**
+ * IDKit 4 accepts only relying-party ids of the form rp_ + 16 hex digits; the API's development default
+ * (rp_oro_development) is refused by IDKit before any request is made, so the test sets a well-formed one.
+ */
+const DEV_RP_ID = "rp_0000000000007a69";
+
+let logs = "";
+let chain: LocalChain | undefined;
+let indexer: RunningIndexer | undefined;
+let api: RunningApi | undefined;
+let web: WebDevServer | undefined;
+let simulator: RunningSimulator | undefined;
+let browser: Browser | undefined;
+
+async function simulatorState(): Promise<StateView> {
+  if (!simulator) throw new Error("no simulator");
+  return (await (await fetch(`${simulator.url}state`)).json()) as StateView;
+}
+
+/** Records what each MiniKit command resolved with, as seen by the mini app (installed before its scripts run). */
+function recordMiniKitResults() {
+  const executed: { command: string; executedWith: unknown }[] = [];
+  Object.defineProperty(window, "__executed", { value: executed });
+  let installed: unknown;
+  Object.defineProperty(window, "MiniKit", {
+    configurable: true,
+    get: () => installed,
+    set(value: Record<string, unknown>) {
+      installed = value;
+      for (const command of ["walletAuth", "sendTransaction", "getPermissions", "requestPermission", "share", "signMessage"]) {
+        const original = value[command];
+        if (typeof original !== "function") continue;
+        value[command] = async (...args: unknown[]) => {
+          const result = (await (original as (...a: unknown[]) => Promise<{ executedWith: unknown }>).apply(value, args));
+          executed.push({ command, executedWith: result.executedWith });
+          return result;
+        };
+      }
+    },
+  });
+}
+
+/** Closes whatever the mini app shows over the screen (announcements, the halving notice). */
+async function closeDialogs(app: FrameLocator) {
+  for (const close of await app.getByRole("dialog").getByRole("button", { name: "Close" }).all()) await close.click().catch(() => undefined);
+}
+
+/** Clicks `target`, closing dialogs that open over it meanwhile. */
+async function press(app: FrameLocator, target: Locator, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await target.click({ timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await closeDialogs(app);
+  }
+}
+
+async function slideToClaim(page: Page, app: FrameLocator) {
+  const thumb = app.getByRole("slider");
+  await thumb.waitFor({ timeout: 60_000 });
+  await closeDialogs(app);
+  const box = await thumb.boundingBox();
+  const track = await app.locator(".slider").boundingBox();
+  if (!box || !track) throw new Error("slider not laid out");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(track.x + track.width + 40, box.y + box.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local stack", () => {
+  beforeAll(async () => {
+    logs = mkdtempSync(path.join(tmpdir(), "oro-simulator-test-"));
+    chain = await startLocalChain({ logFile: path.join(logs, "chain.log") });
+    indexer = await startIndexer({ rpcUrl: chain.rpcUrl, logFile: path.join(logs, "indexer.log") });
+    // The mini app's origin is the simulator's: the API accepts sign-in messages for that host only.
+    const simulatorPort = await freePort();
+    api = await startApi({ rpcUrl: chain.rpcUrl, indexerUrl: indexer.url, corsOrigins: [`http://127.0.0.1:${simulatorPort}`], env: { WORLD_ID_RP_ID: DEV_RP_ID }, logFile: path.join(logs, "api.log") });
+    web = await startWebDev({ rpcUrl: chain.rpcUrl, apiUrl: api.url, logFile: path.join(logs, "web.log") });
+    simulator = await startSimulator({ port: simulatorPort, host: "127.0.0.1", miniAppUrl: web.url, chainRpcUrl: chain.rpcUrl, apiUrl: api.url, chainId: chain.chainId });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  }, 400_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await simulator?.close();
+    await web?.stop();
+    await api?.stop();
+    await indexer?.stop();
+    await chain?.stop();
+    if (logs) rmSync(logs, { recursive: true, force: true });
+  }, 60_000);
+
+  it("the mini app gets World App's globals and nothing secret", async () => {
+    if (!simulator) throw new Error("no simulator");
+    const bridge = await (await fetch(`${simulator.url}bridge.js`)).text();
+    expect(bridge).toContain('"wallet-auth"');
+    // No private key (32-byte hex) travels to the mini app.
+    expect(bridge).not.toMatch(/0x[0-9a-fA-F]{64}/);
+    const html = await (await fetch(simulator.url.replace("/__simulator/", "/"))).text();
+    expect(html).toContain('<script src="/__simulator/bridge.js"></script>');
+  });
+
+  it("signs in, verifies, slides to claim and succeeds, every wallet command through MiniKit's World App path", async () => {
+    if (!browser || !simulator) throw new Error("stack not started");
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on("pageerror", (error) => console.error("page error:", error.message));
+    await page.addInitScript(recordMiniKitResults);
+    await page.goto(simulator.url);
+    const app = page.frameLocator("#mini-app");
+
+    await press(app, app.getByRole("button", { name: "Sign in to claim" }), 90_000);
+    await press(app, app.getByRole("button", { name: "Verify with World ID" }), 60_000);
+    await slideToClaim(page, app);
+    await app.locator(".claim--success").waitFor({ timeout: 90_000 });
+
+    const frame = page.frame({ url: (url) => !url.pathname.startsWith("/__simulator") && url.protocol === "http:" });
+    if (!frame) throw new Error("no mini app frame");
+    expect(await frame.evaluate(() => Boolean((window as unknown as { WorldApp?: unknown }).WorldApp))).toBe(true);
+    const executed = await frame.evaluate(() => (window as unknown as { __executed: { command: string; executedWith: unknown }[] }).__executed);
+    expect(executed).toContainEqual({ command: "walletAuth", executedWith: "minikit" });
+    expect(executed).toContainEqual({ command: "sendTransaction", executedWith: "minikit" });
+    expect(executed.every((entry) => entry.executedWith === "minikit")).toBe(true);
+
+    const state = await simulatorState();
+    const summaries = state.log.map((entry) => entry.summary);
+    expect(summaries.some((summary) => summary.startsWith("walletAuth: signed in as"))).toBe(true);
+    expect(summaries.some((summary) => summary.startsWith("World ID: development proof for Alice"))).toBe(true);
+    expect(summaries.some((summary) => /^sendTransaction: 0x[0-9a-f]{64}$/.test(summary))).toBe(true);
+    const alice = state.humans.find((human) => human.id === "alice")?.wallets[0];
+    expect(Number(alice?.oro ?? "0")).toBeGreaterThan(0);
+    await page.close();
+  }, 300_000);
+});
