@@ -85,7 +85,7 @@ describe("the code modal", () => {
   });
 
   it("accepts: the invite message is signed first, the code is sent upper-cased with the signature, the modal closes and the bonus banner names the sender", async () => {
-    const app = renderApp({ signedIn: true, verified: true });
+    const app = renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null } });
     await openModal();
     await userEvent.type(codeInput(), "abcd2345");
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
@@ -163,8 +163,24 @@ describe("the code modal", () => {
 
 describe("banners", () => {
   it("the referral bonus with the sender's name when the API knows it, without it otherwise", async () => {
-    renderApp({ signedIn: true, verified: true, options: { eligibility: { eligible: true, reason: "NEVER_CLAIMED", referralApplied: true, referrerUsername: "carol" } } });
+    renderApp({
+      signedIn: true,
+      verified: true,
+      options: { lastMintedSecondsAgo: null, eligibility: { eligible: false, reason: "ALREADY_REFERRED", referralApplied: true, referrerUsername: "carol" } },
+    });
     expect(await screen.findByRole("status")).toHaveTextContent("carol invited you! Claim your first ORO to get your referral bonus.");
+  });
+
+  it("no bonus banner once the human has minted (the bonus came with the first claim)", async () => {
+    const app = renderApp({
+      signedIn: true,
+      verified: true,
+      options: { lastMintedSecondsAgo: 3600, eligibility: { eligible: false, reason: "ALREADY_REFERRED", referralApplied: true, referrerUsername: "carol" } },
+    });
+    await screen.findByRole("timer");
+    await waitFor(() => expect(calls(app, "readMintData").length).toBeGreaterThan(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/carol invited you/)).not.toBeInTheDocument();
   });
 
   it("the referral bonus without a name", async () => {

@@ -70,7 +70,7 @@ const scenarios: Record<string, Scenario> = {
   modalSubmitting: claim({}, { patch: (fakes) => (fakes.services.api.acceptReferral = never) }),
   deepLink: claim({}, { deepLink: "?referralCode=K7QX3MZP&referredBy=maria.s" }),
   deepLinkNotVerified: claim({ lastMintedSecondsAgo: null }, { verified: false, deepLink: "?referralCode=K7QX3MZP&referredBy=maria.s" }),
-  bonusBanner: claim({ eligibility: { eligible: true, reason: "NEVER_CLAIMED", referralApplied: true, referrerUsername: "maria.s" } }),
+  bonusBanner: claim({ lastMintedSecondsAgo: null, eligibility: { eligible: false, reason: "ALREADY_REFERRED", referralApplied: true, referrerUsername: "maria.s" } }),
   alreadyExists: claim({ acceptError: "REFERRAL_ALREADY_EXISTS" }, { deepLink: "?referralCode=K7QX3MZP&referredBy=maria.s" }),
   alreadyClaimed: claim({ lastMintedSecondsAgo: 3 * 3600, eligibility: { eligible: false, reason: "ALREADY_CLAIMED", referralApplied: false, referrerUsername: null } }, { deepLink: "?referralCode=K7QX3MZP" }),
   shareSignedOut: { path: "/share", signedIn: false, verified: false },

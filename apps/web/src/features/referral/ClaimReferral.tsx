@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { GiftIcon } from "../../components/Icons";
@@ -21,7 +21,7 @@ type Source = "modal" | "deepLink";
  */
 export function ClaimReferral() {
   const { t } = useTranslation();
-  const { api, wallet } = useServices();
+  const { api, wallet, chain } = useServices();
   const queryClient = useQueryClient();
   const claim = useClaim();
   const address = claim.user?.address ?? null;
@@ -79,13 +79,21 @@ export function ClaimReferral() {
     if (successAt !== null) void queryClient.invalidateQueries({ queryKey: referralEligibilityKey(address) });
   }, [successAt, address, queryClient]);
 
-  if (!address || !["notVerified", "ready", "notReady"].includes(claim.view)) return null;
-
   const applied = accepted !== null || answer?.referralApplied === true;
+  // The bonus comes with the first claim: once the human has minted, the banner has said what it had to say.
+  const nullifierHash = claim.verification?.nullifierHash ?? null;
+  const mintCount = useQuery({
+    queryKey: ["referral-mint-count", nullifierHash?.toString() ?? null, claim.successAt],
+    enabled: applied && nullifierHash !== null,
+    queryFn: async () => (nullifierHash === null ? 0n : (await chain.readMintData(nullifierHash)).numOfMints),
+  });
+  const hasClaimed = claim.successAt !== null || (mintCount.data ?? 0n) > 0n || answer?.reason === "ALREADY_CLAIMED";
   // After 'already exists' or 'already claimed' no code can apply: the card goes with the approve button.
   const open = answer !== undefined && answer.eligible && !applied && banner === null;
   const referrerName = accepted?.referrerUsername ?? answer?.referrerUsername ?? null;
   const errorText = accept.isError ? t(referralErrorMessageKey(accept.error)) : null;
+
+  if (!address || !["notVerified", "ready", "notReady"].includes(claim.view)) return null;
 
   const submit = (codeToAccept: string, from: Source) => {
     setSource(from);
@@ -94,7 +102,7 @@ export function ClaimReferral() {
 
   return (
     <div className="referral">
-      {applied && answer?.reason !== "ALREADY_CLAIMED" && (
+      {applied && !hasClaimed && (
         <p className="banner banner--success" role="status">
           {referrerName ? t("referral.bonusBanner", { name: referrerName }) : t("referral.bonusBannerNoName")}
         </p>
