@@ -20,6 +20,8 @@ if (!existsSync(CHROMIUM)) {
   process.exit(1);
 }
 
+// Experiment 2 is switched on here so that both of its arms can be shown; each shot fixes its arm by cookie.
+process.env.VITE_EXPERIMENTS ??= "2";
 // Port 0: the system picks a free port.
 const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
 await server.listen();
@@ -80,6 +82,32 @@ const referralShots = [
 ].flatMap((shot) => ["en", "ja"].map((lang) => ({ ...shot, name: `${shot.name}-${lang}`, lang, harness: "referral-states" })));
 shots.push(...referralShots);
 
+// Stats, about, apps (both arms of experiment 2), rewards, the tournament promo, polls, the announcements and
+// the debug page (issue 10), each in English and Thai. `query` adds harness parameters; `clock` fixes the date.
+const toTournament = (page) => page.locator(".tournament").evaluate((element) => element.scrollIntoView());
+const toDirectory = (page) => page.locator(".apps__heading").evaluate((element) => element.scrollIntoView());
+const vote = (page) => page.locator(".poll__option").first().click();
+const screenShots = [
+  { name: "t01-stats-signed-in", state: "notReady", path: "/stats", ready: ".stat__streak" },
+  { name: "t02-stats-signed-out", state: "signedOut", path: "/stats", ready: ".stats__list" },
+  { name: "t03-about", state: "notReady", path: "/about", ready: "[data-testid=human-count]" },
+  { name: "t04-apps-control", state: "notReady", path: "/apps", ready: ".apps__list--rows", cookie: "control", act: toDirectory },
+  { name: "t05-apps-variant-grid", state: "notReady", path: "/apps", ready: ".apps__list--grid", cookie: "variant", act: toDirectory },
+  { name: "t06-rewards-progress", state: "notReady", path: "/apps", query: "&swap=2", ready: ".rewards .price-card__value", cookie: "control" },
+  { name: "t07-rewards-success", state: "notReady", path: "/apps", query: "&swap=7.5", ready: ".rewards--success .price-card__value", cookie: "control" },
+  { name: "t08-tournament-promo", state: "notReady", path: "/apps", ready: ".tournament", act: toTournament, cookie: "control", clock: "2027-03-10T09:00:00" },
+  { name: "t09-polls-signed-in", state: "notReady", path: "/polls", ready: ".poll" },
+  { name: "t10-polls-voted", state: "notReady", path: "/polls", ready: ".poll", act: vote, wait: ".poll__option--mine[aria-pressed=true]" },
+  { name: "t11-polls-closed-error", state: "notReady", path: "/polls", query: "&voteError=POLL_CLOSED", ready: ".poll", act: vote, wait: ".poll [role=alert]" },
+  { name: "t12-polls-signed-out", state: "signedOut", path: "/polls", ready: ".poll" },
+  { name: "t13-announcement-halving-teaser", state: "signedOut", query: "&announce=halving-teaser", ready: ".claim", wait: "[role=dialog]", clock: "2025-10-10T09:00:00Z" },
+  { name: "t14-announcement-halving", state: "notReady", query: "&announce=halving", ready: ".claim", wait: "[role=dialog]" },
+  { name: "t15-announcement-referral", state: "notReady", query: "&announce=referral", ready: ".claim", wait: "[role=dialog]" },
+  { name: "t16-announcement-partner", state: "notReady", query: "&announce=partner:oro-arena", ready: ".claim", wait: "[role=dialog]" },
+  { name: "t17-debug", state: "notReady", path: "/debug", ready: ".debug-list" },
+].flatMap((shot) => ["en", "th"].map((lang) => ({ ...shot, name: `${shot.name}-${lang}`, lang })));
+shots.push(...screenShots);
+
 mkdirSync(outDir, { recursive: true });
 // `node scripts/screenshots.mjs r s4` makes only the shots whose names start with one of the arguments.
 const only = process.argv.slice(2);
@@ -88,7 +116,10 @@ try {
     const page = await browser.newPage({ viewport: { width: shot.width ?? 390, height: 844 }, deviceScaleFactor: 1 });
     await page.emulateMedia({ reducedMotion: "no-preference" });
     const harness = shot.harness ? base.replace("claim-states", shot.harness) : base;
-    await page.goto(`${harness}?state=${shot.state}${shot.lang ? `&lang=${shot.lang}` : ""}`);
+    if (shot.clock) await page.clock.setFixedTime(new Date(shot.clock));
+    if (shot.cookie) await page.context().addCookies([{ name: "oro_exp_2", value: shot.cookie, url: harness }]);
+    const extra = `${shot.path ? `&path=${encodeURIComponent(shot.path)}` : ""}${shot.query ?? ""}`;
+    await page.goto(`${harness}?state=${shot.state}${shot.lang ? `&lang=${shot.lang}` : ""}${extra}`);
     await page.waitForSelector(shot.ready);
     if (shot.act) await shot.act(page);
     if (shot.wait) await page.waitForSelector(shot.wait);
