@@ -95,6 +95,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const shares: SharedContent[] = [];
   const log: { at: string; summary: string }[] = [];
   const deviceStorage = new Map<string, Record<string, string>>();
+  let advancedSeconds = 0;
 
   function active() {
     const found = findWallet(humans, activeWalletId);
@@ -156,6 +157,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     };
   }
 
+  /**
+   * How far the chain's clock is ahead of this machine's: what this simulator advanced, or what the latest block
+   * shows if the chain was moved otherwise (the larger). The phone's clock is moved by as much.
+   */
+  async function clockOffsetMs(): Promise<number> {
+    const latest = await chain.publicClient.getBlock({ blockTag: "latest" }).catch(() => null);
+    const fromBlock = latest ? Number(latest.timestamp) * 1000 - Date.now() : 0;
+    return Math.max(0, advancedSeconds * 1000, fromBlock);
+  }
+
   function usernameAnswer(address: string) {
     const wallet = findByAddress(humans, address);
     return { address: address.toLowerCase(), username: wallet?.username ?? null, profile_picture_url: null };
@@ -166,7 +177,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     if (method === "GET" && (path === "/" || path === "")) return send(res, 200, simulatorPage(), "text/html; charset=utf-8");
     if (method === "GET" && path === "/ui.js") return send(res, 200, `(${simulatorUi.toString()})();\n`, "text/javascript; charset=utf-8");
     if (method === "GET" && path === "/bridge.js") {
-      return send(res, 200, `(${installBridge.toString()})(${JSON.stringify(worldAppProperties())});\n`, "text/javascript; charset=utf-8");
+      const offset = await clockOffsetMs();
+      return send(res, 200, `(${installBridge.toString()})(${JSON.stringify(worldAppProperties())}, ${offset});\n`, "text/javascript; charset=utf-8");
     }
     if (method === "GET" && path === "/state") return sendJson(res, 200, await stateView());
     if (method === "GET" && path === "/chain") return sendJson(res, 200, await chain.status());
@@ -237,6 +249,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         const seconds = Number(body.seconds);
         if (!Number.isInteger(seconds) || seconds <= 0 || seconds > 366 * 86_400) throw new HttpError(400, "seconds must be a positive whole number");
         const status = await chain.advanceTime(seconds);
+        advancedSeconds += seconds;
         note(`chain time +${seconds / 3600} h → ${status.blockTime}`);
         return sendJson(res, 200, status);
       }

@@ -82,17 +82,23 @@ async function press(app: FrameLocator, target: Locator, timeoutMs: number) {
   }
 }
 
+/** Drags the slider to the end; again if a dialog that opened meanwhile swallowed the drag (no transaction asked). */
 async function slideToClaim(page: Page, app: FrameLocator) {
   const thumb = app.getByRole("slider");
   await thumb.waitFor({ timeout: 60_000 });
-  await closeDialogs(app);
-  const box = await thumb.boundingBox();
-  const track = await app.locator(".slider").boundingBox();
-  if (!box || !track) throw new Error("slider not laid out");
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(track.x + track.width + 40, box.y + box.height / 2, { steps: 12 });
-  await page.mouse.up();
+  const sent = async () => (await simulatorState()).log.some((entry) => entry.summary.startsWith("sendTransaction"));
+  for (let attempt = 0; attempt < 5 && !(await sent()); attempt += 1) {
+    await closeDialogs(app);
+    const box = await thumb.boundingBox();
+    const track = await app.locator(".slider").boundingBox();
+    if (!box || !track) throw new Error("slider not laid out");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(track.x + track.width + 40, box.y + box.height / 2, { steps: 12 });
+    await page.mouse.up();
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !(await sent())) await page.waitForTimeout(250);
+  }
 }
 
 describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local stack", () => {

@@ -5,9 +5,12 @@
  * (the parent frame); answers come back and are delivered through `window.MiniKit.trigger(event, payload)`.
  * Requests to World App's username service are answered by the simulator's stand-in of that service.
  *
- * Served as `(${installBridge})(worldApp)`: it must not use anything outside its own body.
+ * The phone's clock follows the local chain: when the simulator moves chain time forward, the mini app is
+ * relaunched with its clock moved by as much (`clockOffsetMs`), as a phone's clock and World Chain agree.
+ *
+ * Served as `(${installBridge})(worldApp, clockOffsetMs)`: it must not use anything outside its own body.
  */
-export function installBridge(worldApp: Record<string, unknown>): void {
+export function installBridge(worldApp: Record<string, unknown>, clockOffsetMs: number): void {
   const BRIDGE = "oro-simulator-bridge";
   const HOST = "oro-simulator-host";
   const parentWindow = window.parent;
@@ -41,6 +44,20 @@ export function installBridge(worldApp: Record<string, unknown>): void {
     }
     miniKit.trigger(data.event, data.payload);
   });
+
+  if (clockOffsetMs > 0) {
+    const RealDate = Date;
+    class PhoneDate extends RealDate {
+      constructor(...args: ConstructorParameters<DateConstructor> | []) {
+        if (args.length === 0) super(RealDate.now() + clockOffsetMs);
+        else super(...args);
+      }
+      static override now(): number {
+        return RealDate.now() + clockOffsetMs;
+      }
+    }
+    window.Date = PhoneDate as DateConstructor;
+  }
 
   // World App's username service (MiniKit.getUserByAddress) is played by the simulator.
   const USERNAMES = "https://usernames.worldcoin.org/api/v1";

@@ -258,7 +258,12 @@ export function simulatorUi(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>("[data-advance]")) {
     button.addEventListener("click", () => {
       const seconds = Number(button.dataset.advance);
-      void action(`Chain time +${seconds / 3600} h`, () => call("/chain/advance", { seconds }).then(refreshChain));
+      // The phone's clock moves with the chain: the mini app is relaunched with it.
+      void action(`Chain time +${seconds / 3600} h`, async () => {
+        await call("/chain/advance", { seconds });
+        await refreshChain();
+        launch(frame.getAttribute("src") ?? "/");
+      });
     });
   }
   byId("owner-set-amount").addEventListener("click", () => {
