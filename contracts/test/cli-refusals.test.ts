@@ -46,6 +46,15 @@ function runHardhat(args: string[], extraEnv: Record<string, string> = {}): Prom
   });
 }
 
+/** Runs the commands three at a time: each loads Hardhat for a few seconds, and the machine may be busy. */
+async function runAll(commands: Array<[string[], Record<string, string>]>): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (let i = 0; i < commands.length; i += 3) {
+    outcomes.push(...(await Promise.all(commands.slice(i, i + 3).map(([args, env]) => runHardhat(args, env)))));
+  }
+  return outcomes;
+}
+
 /** Exit 1, nothing on stdout, exactly one line on stderr: "<task>: <message>". */
 function expectOneLineRefusal(outcome: Outcome, task: string, message: RegExp): void {
   const lines = outcome.stderr.split("\n").filter((line) => line.trim() !== "");
@@ -78,7 +87,8 @@ async function startFakeWorldChainRpc(): Promise<{ url: string; close(): Promise
 }
 
 describe("owner tasks and deploy from the command line: refusals are one line", function () {
-  this.timeout(180_000);
+  // Every case starts Hardhat processes; under coverage on a loaded 2-core machine one takes 10-20 s.
+  this.timeout(600_000);
 
   it("bad input: --amount -1, --wait abc, killswitch without --confirm, a bad signer, a missing option", async function () {
     const cases: Array<[string[], string, RegExp]> = [
@@ -90,7 +100,7 @@ describe("owner tasks and deploy from the command line: refusals are one line", 
       [["set-amount-per-mint"], "set-amount-per-mint", /--amount is required, e.g. --amount 0\.5/],
       [["set-external-nullifier"], "set-external-nullifier", /--app-id is required/],
     ];
-    const outcomes = await Promise.all(cases.map(([args]) => runHardhat(args)));
+    const outcomes = await runAll(cases.map(([args]) => [args, {}]));
     cases.forEach(([, task, message], i) => {
       const outcome = outcomes[i];
       if (!outcome) throw new Error("missing outcome");
@@ -191,9 +201,12 @@ describe("owner tasks and deploy from the command line: refusals are one line", 
         // The stand-in chain has no code at World's router address.
         [production({}), /WORLD_ID_ROUTER_ADDRESS 0x17B354dD2595411ff79041f930e491A4Df39A278 has no code there/],
       ];
-      for (const [env, message] of cases) {
-        expectOneLineRefusal(await runHardhat(["deploy", "--network", "worldchain"], env), "deploy", message);
-      }
+      const outcomes = await runAll(cases.map(([env]) => [["deploy", "--network", "worldchain"], env]));
+      cases.forEach(([, message], i) => {
+        const outcome = outcomes[i];
+        if (!outcome) throw new Error("missing outcome");
+        expectOneLineRefusal(outcome, "deploy", message);
+      });
     });
   });
 });
