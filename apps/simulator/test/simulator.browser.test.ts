@@ -138,14 +138,25 @@ describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local s
     if (!browser || !simulator) throw new Error("stack not started");
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (error) => console.error("page error:", error.message));
+    // What the API refused, to name the cause when a step times out.
+    const refused: string[] = [];
+    page.on("response", (response) => {
+      if (!response.url().includes("/api/") || response.status() < 400) return;
+      void response.text().then((body) => refused.push(`${response.status()} ${new URL(response.url()).pathname}: ${body.slice(0, 200)}`), () => undefined);
+    });
     await page.addInitScript(recordMiniKitResults);
     await page.goto(simulator.url);
     const app = page.frameLocator("#mini-app");
 
-    await press(app, app.getByRole("button", { name: "Sign in to claim" }), 90_000);
-    await press(app, app.getByRole("button", { name: "Verify with World ID" }), 60_000);
-    await slideToClaim(page, app);
-    await app.locator(".claim--success").waitFor({ timeout: 90_000 });
+    try {
+      await press(app, app.getByRole("button", { name: "Sign in to claim" }), 90_000);
+      await press(app, app.getByRole("button", { name: "Verify with World ID" }), 60_000);
+      await slideToClaim(page, app);
+      await app.locator(".claim--success").waitFor({ timeout: 90_000 });
+    } catch (error) {
+      const bridgeLog = (await simulatorState()).log.map((entry) => entry.summary).reverse();
+      throw new Error(`${(error as Error).message.split("\n")[0]}\nsimulator log: ${JSON.stringify(bridgeLog)}\nAPI refusals: ${JSON.stringify(refused)}`, { cause: error });
+    }
 
     const frame = page.frame({ url: (url) => !url.pathname.startsWith("/__simulator") && url.protocol === "http:" });
     if (!frame) throw new Error("no mini app frame");
