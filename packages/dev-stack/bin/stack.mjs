@@ -2,7 +2,7 @@
 // `pnpm start` / `pnpm dev` at the root: builds what the stack runs from (once; Turborepo replays it after),
 // with the build's output in .stack/logs/build.log, then hands over to the stack command (dist/cli.js).
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -53,7 +53,8 @@ function build() {
       process.exit(0);
     }
     if (code !== 0) {
-      process.stdout.write(`✗ the build failed (code ${code}); its output is in ${shown}\n`);
+      const lines = readFileSync(logFile, "utf8").split("\n").filter((line) => line.trim() !== "").slice(-15);
+      process.stdout.write(`✗ the build failed (code ${code}). Last lines of ${shown}:\n${lines.map((line) => `  │ ${line}\n`).join("")}`);
       process.exit(1);
     }
   });

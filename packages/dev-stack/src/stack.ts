@@ -35,6 +35,8 @@ export interface StackOptions {
 }
 
 const CHAIN_ID = 31337;
+/** A well-formed development relying-party id (31337 in hex), signed for with the API's development key. */
+const DEV_RP_ID = "rp_0000000000007a69";
 
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
@@ -134,6 +136,9 @@ export class LocalStack {
             corsOrigins: origins,
             siweDomains: [...hosts(ports.web), ...hosts(ports.simulator)],
             watch: mode === "dev",
+            // IDKit 4 refuses relying-party ids other than rp_ + 16 hex digits (the API's development default
+            // is not one), and would fail every verification before asking the wallet.
+            env: { WORLD_ID_RP_ID: DEV_RP_ID },
             logFile,
             onStarted,
           });

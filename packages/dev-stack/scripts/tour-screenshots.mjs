@@ -1,0 +1,95 @@
+/* global window, PopStateEvent -- these callbacks run inside the page */
+// The README's tour pictures: `pnpm --filter @oro/dev-stack screenshots` starts the stack as `pnpm start` does
+// (on free ports, its own state folder), opens the World App simulator in Chromium, signs in, verifies and
+// claims in the phone, and writes docs/tour/simulator-claim.png; then opens the share screen and writes
+// docs/tour/share.png. Needs /usr/bin/chromium and the packages built (pnpm build).
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { freePort, LocalStack, SERVICE_NAMES } from "../dist/index.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const outDir = join(root, "docs", "tour");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const stackDir = mkdtempSync(join(tmpdir(), "oro-tour-"));
+const ports = {};
+for (const name of SERVICE_NAMES) ports[name] = await freePort();
+const stack = new LocalStack({ mode: "start", ports, stackDir, onProgress: (line) => console.log(`  ${line}`) });
+
+/** Closes whatever the mini app shows over the screen (announcements, notices). */
+async function closeDialogs(app) {
+  for (const close of await app.getByRole("dialog").getByRole("button", { name: "Close" }).all()) await close.click().catch(() => undefined);
+}
+
+async function press(app, target, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await target.click({ timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await closeDialogs(app);
+  }
+}
+
+let browser;
+try {
+  await stack.start();
+  const simulatorUrl = stack.status.simulator.url;
+  if (stack.status.simulator.state !== "ready") throw new Error(`the simulator is ${stack.status.simulator.detail}`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+  page.on("response", (response) => {
+    if (response.url().includes("/api/") && response.status() >= 400) {
+      void response.text().then((body) => console.error(`  ${response.status()} ${response.url()}: ${body}`), () => undefined);
+    }
+  });
+  await page.goto(simulatorUrl);
+  const app = page.frameLocator("#mini-app");
+
+  await press(app, app.getByRole("button", { name: "Sign in to claim" }), 90_000);
+  await press(app, app.getByRole("button", { name: "Verify with World ID" }), 60_000);
+  const thumb = app.getByRole("slider");
+  await thumb.waitFor({ timeout: 60_000 });
+  await closeDialogs(app);
+  mkdirSync(outDir, { recursive: true });
+  // The claim screen, ready to claim, inside the simulator with its controls.
+  await page.waitForTimeout(1_000);
+  await page.screenshot({ path: join(outDir, "simulator-claim.png") });
+  console.log(`  wrote ${join(outDir, "simulator-claim.png")}`);
+
+  const box = await thumb.boundingBox();
+  const track = await app.locator(".slider").boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(track.x + track.width + 40, box.y + box.height / 2, { steps: 12 });
+  await page.mouse.up();
+  await app.locator(".claim--success").waitFor({ timeout: 90_000 }).catch(() => console.warn("  (no claim success shown)"));
+
+  await closeDialogs(app);
+  const frame = page.frame({ url: (url) => !url.pathname.startsWith("/__simulator") && url.protocol === "http:" });
+  await frame?.evaluate(() => {
+    window.history.pushState({}, "", "/share");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  });
+  await page.waitForTimeout(3_000);
+  await closeDialogs(app);
+  await page.screenshot({ path: join(outDir, "share.png") });
+  console.log(`  wrote ${join(outDir, "share.png")}`);
+} catch (error) {
+  const pages = browser?.contexts().flatMap((context) => context.pages()) ?? [];
+  await pages[0]?.screenshot({ path: join(stackDir, "failure.png") }).catch(() => undefined);
+  console.error(`  failed; the stack's logs and failure.png are kept in ${stackDir}`);
+  throw error;
+} finally {
+  await browser?.close();
+  await stack.stop();
+}
+rmSync(stackDir, { recursive: true, force: true });
