@@ -1,7 +1,8 @@
 import { addresses, oroAbi, referralClaimAbi } from "@oro/clients";
 import { decodeFunctionData } from "viem";
 import { describe, expect, it } from "vitest";
-import { buildMintCall, buildVoucherClaimCall, oroAddress, UnexpectedVoucherContractError } from "../src/lib/chain";
+import { buildMintCall, oroAddress } from "../src/lib/chain";
+import { buildVoucherClaimCall, referralClaimCalls, UnexpectedVoucherContractError } from "../src/lib/referral-claim";
 import { devVerification, USER } from "./fakes";
 
 describe("contract calls (generated ABIs and addresses)", () => {
@@ -35,5 +36,11 @@ describe("contract calls (generated ABIs and addresses)", () => {
         signature: "0x1234",
       }),
     ).toThrow(UnexpectedVoucherContractError);
+  });
+});
+
+describe("ReferralClaim calls", () => {
+  it.each(referralClaimCalls.map((item) => [item.name, item] as const))("%s is the generated ABI's item, unchanged", (_, item) => {
+    expect(referralClaimAbi).toContainEqual(item);
   });
 });

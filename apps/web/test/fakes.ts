@@ -221,17 +221,18 @@ export function createFakes(options: FakeOptions = {}): Fakes {
         args: [verification.merkleRoot, verification.nullifierHash, verification.proof, receiver],
       }),
     }),
-    buildVoucherClaimCall: (claimable) => ({
-      to: REFERRAL_CLAIM,
-      data: encodeFunctionData({
-        abi: referralClaimAbi,
-        functionName: "claim",
-        args: [
-          { account: claimable.message.account as Address, amount: BigInt(claimable.message.amount), nonce: BigInt(claimable.message.nonce) },
-          claimable.signature as `0x${string}`,
-        ],
+    buildVoucherClaimCall: (claimable) =>
+      Promise.resolve({
+        to: REFERRAL_CLAIM,
+        data: encodeFunctionData({
+          abi: referralClaimAbi,
+          functionName: "claim",
+          args: [
+            { account: claimable.message.account as Address, amount: BigInt(claimable.message.amount), nonce: BigInt(claimable.message.nonce) },
+            claimable.signature as `0x${string}`,
+          ],
+        }),
       }),
-    }),
     previewVoucherClaim: (claimable) => {
       const nonce = claimable.message.nonce;
       record("previewVoucherClaim", nonce);

@@ -27,8 +27,9 @@ export function createDefaultServices(): Services {
       readOroBalance: chain.readOroBalance,
       readTotalSupply: chain.readTotalSupply,
       buildMintCall: chain.buildMintCall,
-      buildVoucherClaimCall: chain.buildVoucherClaimCall,
-      previewVoucherClaim: chain.previewVoucherClaim,
+      // The ReferralClaim ABI loads with the share screen, not with the first load.
+      buildVoucherClaimCall: async (claimable) => (await import("./referral-claim")).buildVoucherClaimCall(claimable),
+      previewVoucherClaim: async (claimable) => (await import("./referral-claim")).previewVoucherClaim(claimable),
     },
     wallet: {
       isInWorldApp,

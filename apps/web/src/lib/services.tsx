@@ -2,7 +2,8 @@ import { createContext, useContext, type ReactNode } from "react";
 import type { Address } from "viem";
 import type { OroApi } from "./api";
 import type { ClaimableSignature } from "./api";
-import type { MintData, VoucherPreview } from "./chain";
+import type { MintData } from "./chain";
+import type { VoucherPreview } from "./referral-claim";
 import type { Monitoring } from "./monitoring";
 import type { AppPermissions } from "./world-app/get-permissions";
 import type { NotificationPermissionOutcome } from "./world-app/request-permission";
@@ -21,8 +22,8 @@ export interface ChainService {
   readOroBalance(owner: Address): Promise<bigint>;
   readTotalSupply(): Promise<bigint>;
   buildMintCall(verification: VerificationResult, receiver: Address): ContractCall;
-  /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed. */
-  buildVoucherClaimCall(claimable: ClaimableSignature): ContractCall;
+  /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed (its module loads on first use). */
+  buildVoucherClaimCall(claimable: ClaimableSignature): Promise<ContractCall>;
   previewVoucherClaim(claimable: ClaimableSignature): Promise<VoucherPreview>;
 }
 

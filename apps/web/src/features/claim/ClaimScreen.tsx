@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { CoinIcon } from "../../components/CoinIcon";
@@ -6,7 +7,6 @@ import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
 import { formatClaimAmount } from "../../lib/format";
 import { NotificationModal } from "../notifications/NotificationModal";
-import { ClaimReferral } from "../referral/ClaimReferral";
 import { SignInButton } from "../session/SignInButton";
 import { ChainTroubleNotice, ClaimIssuesBanner } from "./ChainTrouble";
 import { useClaim } from "./claim-context";
@@ -17,6 +17,9 @@ import { PriceCard } from "./PriceCard";
 import { SlideToClaim } from "./SlideToClaim";
 import { SwapRewardModal } from "./SwapRewardModal";
 import { VerifyInfoModal } from "./VerifyInfoModal";
+
+// The referral card, its modal and the acceptance load for signed-in users only, outside the first load.
+const ClaimReferral = lazy(() => import("../referral/ClaimReferral").then((module) => ({ default: module.ClaimReferral })));
 
 /** The claim screen: one of six states, plus the after-claim extras and the modals. */
 export function ClaimScreen() {
@@ -108,7 +111,11 @@ export function ClaimScreen() {
         </section>
       )}
 
-      <ClaimReferral />
+      {address && (
+        <Suspense fallback={null}>
+          <ClaimReferral />
+        </Suspense>
+      )}
 
       {claim.showEmailForm && address && <EmailForm address={address} onDone={claim.dismissEmailForm} />}
 

@@ -52,7 +52,7 @@ export function useRewardClaim(address: Address | null, onClaimed: (outcome: Rew
           monitoring.event("referral_claim_failed", { claimType: type, code: "invalid_voucher" });
           return;
         }
-        const sent = await wallet.sendTransaction(chain.buildVoucherClaimCall(claimable));
+        const sent = await wallet.sendTransaction(await chain.buildVoucherClaimCall(claimable));
         if (!sent.id) return;
         if (!(await waitForVoucherClaim(chain, claimable))) return;
         markClaimed();
