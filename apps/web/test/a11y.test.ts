@@ -118,10 +118,10 @@ describe.skipIf(!hasChromium)("accessibility in Chromium", () => {
 
   const modals: { name: string; state: string; path?: string; extra?: string; clock?: string; act: (page: Page) => Promise<void> }[] = [
     { name: "verify info", state: "notVerified", act: (page) => page.getByRole("button", { name: "Not verified?" }).click() },
-    { name: "halving teaser", state: "signedOut", path: "/about", extra: "&announce=halving-teaser", clock: "2025-10-10T09:00:00Z", act: async () => undefined },
-    { name: "halving", state: "notReady", path: "/about", extra: "&announce=halving", act: async () => undefined },
-    { name: "referral announcement", state: "signedOut", extra: "&announce=referral", act: async () => undefined },
-    { name: "partner announcement", state: "notReady", path: "/apps", extra: "&announce=partner:oro-arena", act: async () => undefined },
+    { name: "halving teaser", state: "signedOut", path: "/about", extra: "&announce=halving-teaser", clock: "2025-10-10T09:00:00Z", act: () => Promise.resolve() },
+    { name: "halving", state: "notReady", path: "/about", extra: "&announce=halving", act: () => Promise.resolve() },
+    { name: "referral announcement", state: "signedOut", extra: "&announce=referral", act: () => Promise.resolve() },
+    { name: "partner announcement", state: "notReady", path: "/apps", extra: "&announce=partner:oro-arena", act: () => Promise.resolve() },
   ];
 
   for (const modal of modals) {

@@ -1,7 +1,6 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { allAnnouncementIds, announcementsAt, HALVING_AT, nextAnnouncement } from "../src/features/announcements/announcements";
-import { ANNOUNCEMENT_DELAY_MS } from "../src/features/announcements/Announcements";
+import { allAnnouncementIds, ANNOUNCEMENT_DELAY_MS, announcementsAt, HALVING_AT, nextAnnouncement } from "../src/features/announcements/announcements";
 // Loaded up front, as the app loads it in the background: the fake clock here does not wait for module loading.
 import "../src/features/announcements/AnnouncementHost";
 import { readStored, writeStored } from "../src/lib/storage";

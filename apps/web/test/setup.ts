@@ -1,12 +1,15 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach } from "vitest";
-import { initI18n } from "../src/i18n";
+import { initI18n, loadScreenStrings } from "../src/i18n";
 import { allAnnouncementIds } from "../src/features/announcements/announcements";
 import { resetStorageCache, writeStored } from "../src/lib/storage";
 
 beforeAll(async () => {
-  if (typeof window !== "undefined") await initI18n("en");
+  if (typeof window !== "undefined") {
+    await initI18n("en");
+    await loadScreenStrings("en");
+  }
 });
 
 beforeEach(() => {

@@ -10,6 +10,25 @@ export type Translations = typeof en;
 // en ships with the first load (it is the fallback); every other language is its own small chunk.
 const loaders = import.meta.glob<Translations>(["./*.json", "!./en.json"], { import: "default" });
 
+/**
+ * The strings of the screens other than / (stats, about, apps, polls, announcements) are the `screens` namespace,
+ * in src/i18n/screens/: each language its own small chunk, loaded by the first of those screens to open (they are
+ * chunks of their own too), so the first load of / does not carry them.
+ */
+const screenLoaders = import.meta.glob<Record<string, unknown>>("./screens/*.json", { import: "default" });
+let screensInUse = false;
+
+export async function loadScreenStrings(language: string = i18next.resolvedLanguage ?? FALLBACK_LANGUAGE): Promise<void> {
+  screensInUse = true;
+  // Before initI18n (a test importing a screen first): initI18n's changeLanguage loads them.
+  if (!i18next.isInitialized) return;
+  for (const each of new Set([language, FALLBACK_LANGUAGE])) {
+    if (i18next.hasResourceBundle(each, "screens")) continue;
+    const loader = screenLoaders[`./screens/${each}.json`];
+    if (loader) i18next.addResourceBundle(each, "screens", await loader());
+  }
+}
+
 async function loadTranslations(language: Language): Promise<Translations> {
   if (language === FALLBACK_LANGUAGE) return en;
   const loader = loaders[`./${language}.json`];
@@ -47,6 +66,7 @@ export async function changeLanguage(language: Language, { remember }: { remembe
   if (!i18next.hasResourceBundle(language, "translation")) {
     i18next.addResourceBundle(language, "translation", await loadTranslations(language));
   }
+  if (screensInUse) await loadScreenStrings(language);
   await i18next.changeLanguage(language);
   if (typeof document !== "undefined") document.documentElement.lang = language;
   if (remember) writeStored("language", language);

@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PARTNER_APPS } from "../../data/partner-apps";
@@ -13,7 +14,7 @@ const currentLanguage = (value: string | undefined): Language => (isLanguage(val
 
 /** Title, the estimated number of humans, two app cards, the follow button, more screens, the language picker. */
 export function AboutScreen() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const humans = useEstimatedHumans();
   const language = currentLanguage(i18n.resolvedLanguage);

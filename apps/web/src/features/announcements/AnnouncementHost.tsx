@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -5,6 +6,7 @@ import { useNavigate } from "react-router";
 import { GiftIcon } from "../../components/Icons";
 import { Modal } from "../../components/Modal";
 import { env } from "../../env";
+import { loadScreenStrings } from "../../i18n";
 import { isLanguage } from "../../i18n/languages";
 import { formatClaimAmount } from "../../lib/format";
 import { useServices } from "../../lib/services";
@@ -12,8 +14,10 @@ import { readStored, useStored, writeStored } from "../../lib/storage";
 import { AppIcon } from "../apps/AppIcon";
 import { SWAP_REWARD_MODAL_DELAY_MS } from "../claim/after-claim";
 import { useClaim } from "../claim/claim-context";
-import { HALVING_AT, nextAnnouncement, type Announcement } from "./announcements";
-import { ANNOUNCEMENT_DELAY_MS } from "./Announcements";
+import { ANNOUNCEMENT_DELAY_MS, HALVING_AT, nextAnnouncement, type Announcement } from "./announcements";
+
+// The announcements' strings come with them (the screens namespace).
+await loadScreenStrings();
 
 /** After a claim the after-claim modals may come up to this long later: announcements wait for them. */
 const AFTER_CLAIM_QUIET_MS = SWAP_REWARD_MODAL_DELAY_MS + 2000;
@@ -79,7 +83,7 @@ export default function AnnouncementHost() {
 }
 
 function AnnouncementModal({ announcement, amountPerMint, onClose }: { announcement: Announcement; amountPerMint: bigint | null; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const navigate = useNavigate();
   const locale = i18n.resolvedLanguage ?? "en";

@@ -1,8 +1,5 @@
 import { lazy, Suspense } from "react";
 
-/** How long the screen is left alone before an announcement shows (on opening, or after the claim flow's modals). */
-export const ANNOUNCEMENT_DELAY_MS = 1500;
-
 // The announcements and the partner apps' data are their own chunk: they are never needed for the first paint.
 const AnnouncementHost = lazy(() => import("./AnnouncementHost"));
 

@@ -1,5 +1,8 @@
 import { PARTNER_APPS, type PartnerApp } from "../../data/partner-apps";
 
+/** How long the screen is left alone before an announcement shows (on opening, or after the claim flow's modals). */
+export const ANNOUNCEMENT_DELAY_MS = 1500;
+
 /** The halving: from October 16 (2025, 00:00 UTC) the reward is cut; the teaser runs before it, the announcement after. */
 export const HALVING_AT = Date.UTC(2025, 9, 16);
 

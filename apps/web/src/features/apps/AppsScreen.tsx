@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useTranslation } from "react-i18next";
 import { PARTNER_APPS } from "../../data/partner-apps";
 import { isLanguage } from "../../i18n/languages";
@@ -13,7 +14,7 @@ import "./apps.css";
  * and the tournament promo. Experiment 2 shows the directory as a grid of tiles instead of a list.
  */
 export function AppsScreen() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const variant = useExperiment("appsPage");
   const language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : "en";

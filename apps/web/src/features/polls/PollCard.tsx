@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useTranslation } from "react-i18next";
 import type { Poll } from "../../lib/api";
 import type { VoteError } from "./use-polls";
@@ -13,7 +14,7 @@ interface PollCardProps {
 
 /** A poll with its options as counts and percentages; open polls take a vote (or a change of vote), closed ones are read-only. */
 export function PollCard({ poll, onVote, pendingOptionId, error }: PollCardProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const locale = i18n.resolvedLanguage ?? "en";
   const open = poll.status === "open";
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 });

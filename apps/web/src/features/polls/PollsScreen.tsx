@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SignInButton } from "../session/SignInButton";
@@ -8,7 +9,7 @@ import "./polls.css";
 
 /** Open polls (vote, change the vote) and closed ones (results only), in the user's language. */
 export function PollsScreen() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const locale = i18n.resolvedLanguage ?? "en";
   const user = useSession();
   const address = user?.address ?? null;

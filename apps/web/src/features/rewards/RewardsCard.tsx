@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useTranslation } from "react-i18next";
 import { GiftIcon } from "../../components/Icons";
 import { env } from "../../env";
@@ -19,7 +20,7 @@ export function swapProgress(totalSwapVolumeUsd: number): number {
  * card with its swap button, and the success state once the swaps reach 5 USD.
  */
 export function RewardsCard() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const user = useSession();
   const reward = useSwapReward(user?.address ?? null);

@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { FlameIcon } from "../../components/Icons";
@@ -20,7 +21,7 @@ function Stat({ label, value, note }: { label: string; value: ReactNode; note?: 
 
 /** Total supply (chain), unique holders (indexer through the API) and the user's own streak (the header's query). */
 export function StatsScreen() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const locale = i18n.resolvedLanguage ?? "en";
   const user = useSession();
   const supply = useTotalSupply();

@@ -1,3 +1,4 @@
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { TrophyIcon } from "./TrophyIcon";
@@ -21,7 +22,7 @@ function useToday(): Date {
 
 /** '{n} days until March 13, 3 attempts per day, top 20 win prizes, $100 prizes', the days counted from today. */
 export function TournamentPromo() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const today = useToday();
   const locale = i18n.resolvedLanguage ?? "en";
