@@ -160,7 +160,10 @@ export function simulatorUi(): void {
     if (!title || state?.autoApprove) return Promise.resolve(true);
     const sheet = byId("sheet");
     byId("sheet-title").textContent = title;
-    byId("sheet-detail").textContent = JSON.stringify(message.payload, null, 2).slice(0, 4000);
+    // The text to be signed as the wallet shows it; anything else as JSON.
+    const payload = (message.payload ?? {}) as Record<string, unknown>;
+    const shown = typeof payload.siweMessage === "string" ? payload.siweMessage : typeof payload.message === "string" ? payload.message : JSON.stringify(message.payload, null, 2);
+    byId("sheet-detail").textContent = shown.slice(0, 4000);
     sheet.hidden = false;
     return new Promise((resolve) => {
       const finish = (approved: boolean) => {
