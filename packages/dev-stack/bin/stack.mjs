@@ -3,7 +3,7 @@
 // with the build's output in .stack/logs/build.log, then hands over to the stack command (dist/cli.js).
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -13,7 +13,16 @@ const stackDir = resolve(process.env.STACK_DIR || join(root, ".stack"));
 const logFile = join(stackDir, "logs", "build.log");
 let interrupted = false;
 
+/** Turborepo runs the build through pnpm, so pnpm must be on PATH (it is when `pnpm start` runs this). */
+function pnpmOnPath() {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "pnpm")));
+}
+
 function build() {
+  if (!pnpmOnPath()) {
+    process.stdout.write("Run this through pnpm (npx --yes pnpm@10.34.9 start), or set STACK_SKIP_BUILD=1 after pnpm build.\n");
+    process.exit(1);
+  }
   // The packages the stack runs from: compiled contracts, the clients' dist, this package, the simulator.
   const filters = ["@oro/contracts", "@oro/clients", "@oro/dev-stack"];
   if (existsSync(join(root, "apps", "simulator", "package.json"))) filters.push("@oro/simulator");
