@@ -53,6 +53,7 @@ type DevelopmentSetting = keyof typeof DEVELOPMENT_DEFAULTS;
 export const PRODUCTION_REQUIRED: readonly string[] = [
   ...(Object.keys(DEVELOPMENT_DEFAULTS) as DevelopmentSetting[]).filter((key) => key !== "PAYOUT_WALLET_PRIVATE_KEY"),
   "DATABASE_URL",
+  "SIWE_DOMAINS",
 ];
 
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -127,7 +128,8 @@ const schema = z.object({
 
   CORS_ORIGINS: z.string().transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean)),
 
-  RATE_LIMIT_PER_IP: integer(1, 1_000_000).default(300),
+  /** Sized for carrier-grade NAT: thousands of phones can share one address; abuse is held by the per-address budget. */
+  RATE_LIMIT_PER_IP: integer(1, 1_000_000).default(6_000),
   RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(60),
   RATE_LIMIT_WINDOW: duration.default(60_000),
 
@@ -138,8 +140,11 @@ const schema = z.object({
   NONCE_TTL: duration.default(5 * 60_000),
   /** How long a process reuses a session it looked up (a sign-out reaches every process at once); 0 disables. */
   SESSION_CACHE_TTL: duration.default(30_000),
-  /** Optional allow-list of SIWE message domains (comma-separated); empty accepts any domain. */
-  SIWE_DOMAINS: z.string().default("").transform((value) => value.split(",").map((d) => d.trim()).filter(Boolean)),
+  /**
+   * The domains (host[:port]) whose sign-in messages are ours, comma-separated: a message's domain must be one
+   * of them and its URI on the same host. Required in production; elsewhere the hosts of CORS_ORIGINS.
+   */
+  SIWE_DOMAINS: z.string().transform((value) => value.split(",").map((d) => d.trim()).filter(Boolean)).pipe(z.array(z.string()).min(1)),
 
   CHAIN_ID: integer(1, 2 ** 31),
   RPC_URL: url,
@@ -229,7 +234,13 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       cacheTtlMs: raw.SESSION_CACHE_TTL,
     },
     nonceTtlMs: raw.NONCE_TTL,
-    siweDomains: raw.SIWE_DOMAINS,
+    siwe: {
+      domains: raw.SIWE_DOMAINS,
+      // World App signs in on World Chain; the local stack's chain is accepted outside production.
+      chainIds: raw.NODE_ENV === "production" ? [CHAIN_IDS.worldChain] : [...new Set([CHAIN_IDS.worldChain, raw.CHAIN_ID])],
+      /** How old (by its Issued At) a message may be: as long as its nonce lives. */
+      maxAgeMs: raw.NONCE_TTL,
+    },
     chain: { id: raw.CHAIN_ID, rpcUrl: raw.RPC_URL, claimContract },
     indexer: { url: raw.INDEXER_URL, timeoutMs: raw.INDEXER_TIMEOUT },
     claimSignerKey: raw.CLAIM_SIGNER_PRIVATE_KEY,
@@ -295,6 +306,17 @@ function deployedClaimContract(chainId: number): Address | undefined {
   return byChain[chainId]?.ReferralClaim;
 }
 
+/** "http://localhost:5173,https://oro.example" → "localhost:5173", "oro.example" (unparsable entries dropped). */
+function hostsOf(origins: string): string[] {
+  return origins.split(",").flatMap((origin) => {
+    try {
+      return [new URL(origin.trim()).host];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -330,6 +352,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (values[key] !== undefined || production) continue;
     values[key] = key === "RPC_URL" ? localChainUrl(values) : DEVELOPMENT_DEFAULTS[key];
   }
+  if (values.SIWE_DOMAINS === undefined && !production) values.SIWE_DOMAINS = hostsOf(values.CORS_ORIGINS ?? "").join(",");
   if (production) {
     missing.push(...PRODUCTION_REQUIRED.filter((key) => values[key] === undefined));
     const auto = [values.REFERRAL_REFERRER_PAYMENT, values.REFERRAL_REFEREE_PAYMENT].includes("auto");

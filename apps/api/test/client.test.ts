@@ -42,6 +42,8 @@ async function codeOf(client: ApiClient, userAddress: string): Promise<string> {
 describe("the typed API client (@oro/clients) against the running API", () => {
   it("signs in, shares a code, accepts it with a signed invite, and reads the earnings", async () => {
     const referrer = await signedInClient("uma");
+    // A referrer is paid only when a human has minted to their wallet.
+    indexer.mint(referrer.account.address, 76n, Math.floor(Date.now() / 1000) - 86_400);
     const referee = await signedInClient("ivo");
     const code = await codeOf(referrer.client, referrer.address);
 

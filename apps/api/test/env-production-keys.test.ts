@@ -7,6 +7,7 @@ const production = {
   NODE_ENV: "production",
   DATABASE_URL: "postgresql://oro@db/oro",
   CORS_ORIGINS: "https://app.oro.example",
+  SIWE_DOMAINS: "app.oro.example",
   CHAIN_ID: "31337",
   RPC_URL: "https://rpc.example",
   INDEXER_URL: "https://indexer.example",

@@ -6,6 +6,7 @@ const productionBase = {
   NODE_ENV: "production",
   DATABASE_URL: "postgresql://oro@db/oro",
   CORS_ORIGINS: "https://app.oro.example",
+  SIWE_DOMAINS: "app.oro.example",
   CHAIN_ID: "31337",
   RPC_URL: "https://rpc.example",
   INDEXER_URL: "https://indexer.example",
@@ -64,6 +65,7 @@ describe("configuration", () => {
       "PRICE_PROVIDER",
       "WORLD_ID_RP_ID",
       "WORLD_ID_SIGNING_KEY",
+      "SIWE_DOMAINS",
     ]) {
       expect(message).toContain(name);
     }

@@ -75,11 +75,13 @@ async function startServer() {
     ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { PGLITE_DATA_DIR: target.dataDir }),
   };
   const service = startService("api", tsx, ["src/server.ts"], { cwd: apiRoot, env });
-  await waitForHttpOk(`http://127.0.0.1:${port}/api/ready`, 60_000, service);
+  // Readiness is the signal; the bound only stops a server that never gets there (tsx compiles on a loaded machine).
+  await waitForHttpOk(`http://127.0.0.1:${port}/api/ready`, 180_000, service);
   return service;
 }
 
-describe(`an API process killed mid-payout (${testDatabaseKind()})`, () => {
+// Two server starts, a chain and a database: minutes on a loaded 2-core machine, though 30–40 s alone.
+describe(`an API process killed mid-payout (${testDatabaseKind()})`, { timeout: 600_000 }, () => {
   it("pays the auto reward once: the restarted worker finds the nonce used and records it", async () => {
     // A payable referral with an auto reward for the referee, made through the app (then closed).
     let referee: TestUser | undefined;
@@ -91,9 +93,12 @@ describe(`an API process killed mid-payout (${testDatabaseKind()})`, () => {
         testDatabase: { database, kind: database.kind, drop: () => Promise.resolve() },
       });
       const referrer = await newUser(t.app);
+      // A referrer is paid only when a human has minted to their wallet.
+      indexer.mint(referrer.account.address, 4241n, Math.floor(Date.now() / 1000) - 86_400);
       referee = await newUser(t.app);
       await acceptCode(t.app, referee, await referralCodeOf(t.app, referrer));
-      indexer.mint(referee.account.address, 4242n);
+      // After the acceptance on the chain's clock (the local chain runs ahead: a block per transaction).
+      indexer.mint(referee.account.address, 4242n, Number((await chain.publicClient.getBlock()).timestamp) + 60);
       expect((await oroEarned(t.app, referee)).rewardForBeingReferee?.paymentType).toBe("auto");
       await t.app.close();
     });
@@ -107,7 +112,7 @@ describe(`an API process killed mid-payout (${testDatabaseKind()})`, () => {
     await eventually(
       () => chain.publicClient.getTransactionCount({ address: PAYOUT_WALLET, blockTag: "pending" }),
       (pending) => pending === nonceBefore + 1,
-      30_000,
+      120_000,
     );
     process.kill(-(first.child.pid ?? 0), "SIGKILL");
     await first.stop(); // already dead: this only waits for the exit
@@ -118,7 +123,7 @@ describe(`an API process killed mid-payout (${testDatabaseKind()})`, () => {
     // The restarted process takes the job over when the dead one's lease ends, and sends nothing new.
     const second = await startServer();
     try {
-      await second.waitForOutput("auto referral reward paid", 30_000);
+      await second.waitForOutput("auto referral reward paid", 120_000);
     } finally {
       await second.stop();
     }

@@ -28,7 +28,8 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
       REFERRAL_REFEREE_PAYMENT: "auto",
       REFERRAL_REFERRER_REWARD: "0.25",
       REFERRAL_REFEREE_REWARD: "0.125",
-      PAYOUT_LEASE: "1s",
+      // Every wait of a worker ends before its lease: a lease long enough for a loaded machine.
+      PAYOUT_LEASE: "10s",
       ...env,
     },
   });
@@ -39,11 +40,19 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
 /** A payable referral with two auto rewards (the fake indexer reports the referee's mint). */
 async function payableReferral(app: TestApp): Promise<{ referrer: TestUser; referee: TestUser }> {
   const referrer = await newUser(app.app);
+  // A referrer is paid only when a human has minted to their wallet.
+  indexer.mint(referrer.account.address, ++human, Math.floor(Date.now() / 1000) - 86_400);
   const referee = await newUser(app.app);
   expect((await acceptCode(app.app, referee, await referralCodeOf(app.app, referrer))).statusCode).toBe(200);
-  indexer.mint(referee.account.address, ++human);
+  // After the acceptance on the chain's clock (the local chain runs ahead of this one: a block per transaction).
+  indexer.mint(referee.account.address, ++human, await afterChainNow());
   await oroEarned(app.app, referee);
   return { referrer, referee };
+}
+
+/** A mint time after the chain's latest block (the fake indexer's mints carry whatever time they are given). */
+async function afterChainNow(): Promise<number> {
+  return Number((await chain.publicClient.getBlock()).timestamp) + 60;
 }
 
 const walletNonce = () => chain.publicClient.getTransactionCount({ address: PAYOUT_WALLET });
@@ -120,15 +129,47 @@ describe("auto payouts", () => {
     expect(await walletNonce()).toBe(before);
     expect(await actions.balanceOf(getAddress(referee.address))).toBe(parseUnits("0.125", 18));
   });
+
+  it("keeps the job no longer than its lease: a worker waiting for a receipt gives up in time, and the next does not send again", async () => {
+    const [first, second] = [await startApp({ PAYOUT_LEASE: "3s" }), await startApp({ PAYOUT_LEASE: "3s" })];
+    const { referee } = await payableReferral(first);
+    const before = await walletNonce();
+    const pending = () => chain.publicClient.getTransactionCount({ address: PAYOUT_WALLET, blockTag: "pending" });
+    await actions.testClient.setAutomine(false);
+    try {
+      const started = Date.now();
+      // Blocks stop: the first worker sends and then waits for a receipt that does not come.
+      expect(await first.app.services.payouts.runOnce(1)).toEqual(["retry"]);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(await pending()).toBe(before + 1);
+      // The lease is over (and the backoff): the second worker takes the job and sees the transaction pending.
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      expect(await second.app.services.payouts.runOnce(1)).toEqual(["retry"]);
+      expect(await pending()).toBe(before + 1);
+    } finally {
+      await actions.testClient.setAutomine(true);
+      await actions.testClient.mine({ blocks: 1 });
+    }
+    await eventually(
+      async () => {
+        await second.app.services.payouts.runOnce();
+        return db.database.prisma.referralReward.count({ where: { referral: { referee: { address: referee.address } }, status: "paid" } });
+      },
+      (paid) => paid === 2,
+      30_000,
+    );
+    expect(await walletNonce()).toBe(before + 2);
+  });
 });
 
 describe("background work of a running API", () => {
   it("activates a referral when the referee's mint appears and pays the auto rewards, with no request", async () => {
     const app = await startApp({ WORKERS_ENABLED: "true", ACTIVATION_INTERVAL: "100ms", PAYOUT_INTERVAL: "100ms" });
     const referrer = await newUser(app.app);
+    indexer.mint(referrer.account.address, ++human, Math.floor(Date.now() / 1000) - 86_400);
     const referee = await newUser(app.app);
     await acceptCode(app.app, referee, await referralCodeOf(app.app, referrer));
-    indexer.mint(referee.account.address, ++human);
+    indexer.mint(referee.account.address, ++human, await afterChainNow());
     await eventually(() => actions.balanceOf(getAddress(referrer.address)), (balance) => balance === parseUnits("0.25", 18), 30_000);
     await eventually(() => actions.balanceOf(getAddress(referee.address)), (balance) => balance === parseUnits("0.125", 18), 30_000);
     await app.app.close();

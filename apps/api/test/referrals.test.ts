@@ -26,6 +26,13 @@ beforeEach(() => {
   indexer.down = false;
 });
 
+/** A user whose wallet a human has minted to: a referrer who can be paid. */
+async function verifiedUser(username?: string): Promise<TestUser> {
+  const user = await newUser(t.app, username);
+  indexer.mint(user.account.address, newHuman(), Math.floor(Date.now() / 1000) - 86_400);
+  return user;
+}
+
 function inject(method: "GET" | "POST", url: string, user?: TestUser) {
   return t.app.inject({ method, url, ...(user ? { headers: bearer(user.token) } : {}) });
 }
@@ -177,7 +184,7 @@ describe("POST /api/referrals/refer_with_signature", () => {
   it("NOT_ELIGIBLE once the referee has claimed, unless on the allow-list", async () => {
     const referee = await newUser(t.app);
     indexer.mint(referee.account.address, newHuman());
-    const code = await referralCodeOf(t.app, await newUser(t.app, "ann"));
+    const code = await referralCodeOf(t.app, await verifiedUser("ann"));
     const refused = await acceptCode(t.app, referee, code);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: "NOT_ELIGIBLE" });
@@ -241,7 +248,7 @@ describe("GET /api/referrals/oro-earned", () => {
   });
 
   it("pays both sides once the referee's first mint is indexed, with vouchers signed by the claim signer", async () => {
-    const referrer = await newUser(t.app, "rob");
+    const referrer = await verifiedUser("rob");
     const referee = await newUser(t.app, "eve");
     expect((await acceptCode(t.app, referee, await referralCodeOf(t.app, referrer))).statusCode).toBe(200);
     expect((await oroEarned(t.app, referrer)).usersReferred).toEqual([]);
@@ -278,7 +285,7 @@ describe("GET /api/referrals/oro-earned", () => {
   });
 
   it("reports hasClaimed from the indexer's payouts; the cached answer until forceBustCache=true", async () => {
-    const referrer = await newUser(t.app);
+    const referrer = await verifiedUser();
     const referee = await newUser(t.app);
     await acceptCode(t.app, referee, await referralCodeOf(t.app, referrer));
     indexer.mint(referee.account.address, newHuman());
@@ -299,8 +306,8 @@ describe("GET /api/referrals/oro-earned", () => {
 
   it("one reward per human: the same human accepting on a second address earns nothing there", async () => {
     const human = newHuman();
-    const firstReferrer = await newUser(t.app);
-    const secondReferrer = await newUser(t.app);
+    const firstReferrer = await verifiedUser();
+    const secondReferrer = await verifiedUser();
     const firstAddress = await newUser(t.app);
     const secondAddress = await newUser(t.app);
     await acceptCode(t.app, firstAddress, await referralCodeOf(t.app, firstReferrer));

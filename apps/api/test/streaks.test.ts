@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createHttpIndexerClient } from "../src/services/indexer.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
+import { newUser } from "./helpers/referrals.js";
+import { bearer } from "./helpers/siwe.js";
 
 interface Streak {
   address: string;
@@ -102,7 +104,8 @@ describe("GET /api/streaks/current", () => {
   });
 
   it("clear-streak-cache drops the address's answers (streak and claims), and no other address's", async () => {
-    const address = newAddress();
+    const owner = await newUser(t.app);
+    const address = owner.address;
     const other = newAddress();
     indexer.mint(address, ++human);
     indexer.mint(other, ++human);
@@ -110,7 +113,11 @@ describe("GET /api/streaks/current", () => {
     await current(other);
     await t.app.inject({ method: "GET", url: `/api/streaks/claims?userAddress=${address}&limit=1` });
 
-    const cleared = await t.app.inject({ method: "GET", url: `/api/streaks/clear-streak-cache?userAddress=${address}` });
+    const url = `/api/streaks/clear-streak-cache?userAddress=${address}`;
+    // Only the owner's session clears (anyone else could wipe the copy served while the indexer is down).
+    expect((await t.app.inject({ method: "GET", url })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url, headers: bearer((await newUser(t.app)).token) })).statusCode).toBe(403);
+    const cleared = await t.app.inject({ method: "GET", url, headers: bearer(owner.token) });
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json()).toEqual({ cleared: true });
 
@@ -238,7 +245,8 @@ describe("the cache in the database, shared by two API processes", () => {
   });
 
   it("an answer one process fetched is served by the other; a clear in one reaches the other", async () => {
-    const address = newAddress();
+    const owner = await newUser(second.app);
+    const address = owner.address;
     shared.mint(address, ++human);
     expect((await current(address, "", first.app)).json<Streak>().numOfMints).toBe(1);
     const before = shared.calls;
@@ -247,7 +255,7 @@ describe("the cache in the database, shared by two API processes", () => {
     expect((await current(address, "", first.app)).json<Streak>().numOfMints).toBe(1);
     expect(shared.calls).toBe(before);
 
-    await second.app.inject({ method: "GET", url: `/api/streaks/clear-streak-cache?userAddress=${address}` });
+    await second.app.inject({ method: "GET", url: `/api/streaks/clear-streak-cache?userAddress=${address}`, headers: bearer(owner.token) });
     // The other process drops its own copy when the broadcast arrives (at once on PGlite: one process).
     const deadline = Date.now() + 3_000;
     let seen = 0;
@@ -276,10 +284,11 @@ describe("the cache in the database, shared by two API processes", () => {
 });
 
 describe("rate limits of the streak routes", () => {
-  it("limit what reaches the indexer per address (bypass, clear), not cached reads", async () => {
+  it("limit what reaches the indexer (bypass per client IP when anonymous, clear per owner), not cached reads", async () => {
     const limited = await createTestApp({ indexer, env: { RATE_LIMIT_PER_ADDRESS: "3" }, testDatabase: t.db });
     try {
-      const address = newAddress();
+      const owner = await newUser(limited.app);
+      const address = owner.address;
       indexer.mint(address, ++human);
       const cached = [];
       for (let i = 0; i < 6; i++) cached.push((await current(address, "", limited.app)).statusCode);
@@ -287,7 +296,10 @@ describe("rate limits of the streak routes", () => {
       const bypassed = [];
       for (let i = 0; i < 4; i++) bypassed.push((await current(address, "&bypassCache=true", limited.app)).statusCode);
       expect(bypassed).toEqual([200, 200, 200, 429]);
-      const clear = await limited.app.inject({ method: "GET", url: `/api/streaks/clear-streak-cache?userAddress=${address}` });
+      // Anonymous requests spent the client IP's budget, not the owner's: the owner still clears.
+      const url = `/api/streaks/clear-streak-cache?userAddress=${address}`;
+      for (let i = 0; i < 3; i++) expect((await limited.app.inject({ method: "GET", url, headers: bearer(owner.token) })).statusCode).toBe(200);
+      const clear = await limited.app.inject({ method: "GET", url, headers: bearer(owner.token) });
       expect(clear.statusCode).toBe(429);
       expect(clear.json()).toMatchObject({ error: "RATE_LIMITED" });
     } finally {

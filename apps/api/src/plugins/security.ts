@@ -2,7 +2,7 @@ import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import fp from "fastify-plugin";
-import type { preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { Config } from "../env.js";
 import { ApiError } from "../services/errors.js";
 
@@ -38,17 +38,22 @@ export default fp<{ config: Config }>(
       }),
     });
 
-    // A second, independent limit keyed by the wallet address the request acts for. (The plugin's own
-    // per-route handler would be skipped: it runs once per request, and the per-IP limit already ran.)
+    // A second, independent limit on routes that act for (or reach the indexer about) one wallet. Only a
+    // request signed in as that wallet spends the wallet's budget: anyone else naming the address would
+    // otherwise lock its owner out. Anonymous requests, and sessions of another address, spend a budget of
+    // the same size per client IP. (The plugin's own per-route handler would be skipped: it runs once per
+    // request, and the per-IP limit already ran.)
+    const keys = new WeakMap<FastifyRequest, string>();
     const checkAddress = fastify.createRateLimit({
       max: config.rateLimit.perAddress,
       timeWindow: config.rateLimit.windowMs,
-      keyGenerator: (request) => {
-        const query = request.query as { userAddress?: unknown } | undefined;
-        return typeof query?.userAddress === "string" ? `address:${query.userAddress.toLowerCase()}` : `ip:${request.ip}`;
-      },
+      keyGenerator: (request) => keys.get(request) ?? `anonymous:${request.ip}`,
     });
     const perAddress: preHandlerAsyncHookHandler = async (request, reply) => {
+      const query = request.query as { userAddress?: unknown } | undefined;
+      const address = typeof query?.userAddress === "string" ? query.userAddress.toLowerCase() : undefined;
+      const user = address ? await request.optionalUser() : undefined;
+      keys.set(request, user && user.address === address ? `address:${address}` : `anonymous:${request.ip}`);
       const result = await checkAddress(request);
       if (result.isAllowed || !result.isExceeded) return;
       void reply.header("retry-after", result.ttlInSeconds);
@@ -56,6 +61,7 @@ export default fp<{ config: Config }>(
     };
     fastify.decorate("perAddressRateLimit", perAddress);
   },
+  // The per-address limit asks the session plugin who is signed in; the session plugin is registered later.
   { name: "security" },
 );
 

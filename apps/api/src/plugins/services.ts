@@ -20,7 +20,7 @@ import {
   type PriceProvider,
   type PriceService,
 } from "../services/prices.js";
-import { createReferralService, type ReferralService } from "../services/referrals.js";
+import { createReferralService, type ReferralService } from "../services/referrals/index.js";
 import { createDatabaseStore, createLayeredStore, createMemoryStore, type StreakCacheStore } from "../services/streak-cache.js";
 import { createStreakService, type StreakService } from "../services/streaks.js";
 import { createUserDataService, type UserDataService } from "../services/user-data.js";
@@ -116,11 +116,18 @@ export default fp<ServicesOptions>(
       publicClient: chain.publicClient,
       nonceTtlMs: config.nonceTtlMs,
       sessionTtlMs: config.session.ttlMs,
-      siweDomains: config.siweDomains,
+      siwe: config.siwe,
       sessionCache: sessions?.cache,
       onSignOut: async (tokenHash) => {
         await sessions?.channel.publish(tokenHash);
       },
+    });
+    const streaks = createStreakService({
+      indexer,
+      store: await streakCacheStore(options, fastify.log),
+      ttlMs: config.streakCache.ttlMs,
+      maxAgeMs: config.streakCache.maxAgeMs,
+      log: fastify.log.child({ service: "streaks" }),
     });
     const referrals = createReferralService({
       prisma,
@@ -129,6 +136,8 @@ export default fp<ServicesOptions>(
       auth,
       rewards: { referrer: config.referral.referrer, referee: config.referral.referee },
       earningsCacheTtlMs: config.referral.earningsCacheTtlMs,
+      requestDeadlineMs: config.indexer.timeoutMs,
+      cachedClaims: async (address) => (await streaks.claims(address, 1, { bypassCache: false })).claims,
       log: fastify.log.child({ service: "referrals" }),
     });
     const payouts = createPayoutWorker({
@@ -147,13 +156,6 @@ export default fp<ServicesOptions>(
       if (user) referrals.forget(user.address);
     }
 
-    const streaks = createStreakService({
-      indexer,
-      store: await streakCacheStore(options, fastify.log),
-      ttlMs: config.streakCache.ttlMs,
-      maxAgeMs: config.streakCache.maxAgeMs,
-      log: fastify.log.child({ service: "streaks" }),
-    });
     const reminders = createReminderService({
       prisma,
       indexer,

@@ -25,14 +25,24 @@ export default fp<{ config: Config }>(
       return tokenOf(this);
     });
 
+    // A request's session is looked up once, however many steps ask (the per-address limit, the handler).
+    const sessions = new WeakMap<FastifyRequest, Promise<User | null>>();
+    function sessionUser(request: FastifyRequest): Promise<User | null> {
+      let user = sessions.get(request);
+      if (!user) {
+        const token = tokenOf(request);
+        user = token ? fastify.services.auth.userForToken(token) : Promise.resolve(null);
+        sessions.set(request, user);
+      }
+      return user;
+    }
+
     fastify.decorateRequest("optionalUser", async function (this: FastifyRequest): Promise<User | undefined> {
-      const token = tokenOf(this);
-      return (token ? await fastify.services.auth.userForToken(token) : null) ?? undefined;
+      return (await sessionUser(this)) ?? undefined;
     });
 
     fastify.decorateRequest("requireUser", async function (this: FastifyRequest, userAddress?: string): Promise<User> {
-      const token = tokenOf(this);
-      const user = token ? await fastify.services.auth.userForToken(token) : null;
+      const user = await sessionUser(this);
       if (!user) throw new ApiError(401, "UNAUTHORIZED", "sign in first: no valid session");
       if (userAddress !== undefined && user.address !== userAddress.toLowerCase()) {
         throw new ApiError(403, "FORBIDDEN", "this session belongs to another address than userAddress");

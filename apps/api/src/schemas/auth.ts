@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressSchema, hexSchema } from "./common.js";
+import { addressSchema, controlCharacterMessage, hexSchema, NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_EXCEPT_NEWLINE } from "./common.js";
 
 export const nonceResponseSchema = z
   .object({
@@ -10,10 +10,10 @@ export const nonceResponseSchema = z
   .meta({ id: "SignInNonce" });
 
 export const siweBodySchema = z.object({
-  message: z.string().min(1).max(4_000).meta({ description: "The SIWE message from MiniKit walletAuth" }),
+  message: z.string().min(1).max(4_000).regex(NO_CONTROL_CHARACTERS_EXCEPT_NEWLINE, controlCharacterMessage).meta({ description: "The SIWE message from MiniKit walletAuth" }),
   signature: hexSchema.min(4).max(20_000),
   address: addressSchema,
-  username: z.string().trim().min(1).max(64).optional().meta({ description: "World App username, when known" }),
+  username: z.string().trim().min(1).max(64).regex(NO_CONTROL_CHARACTERS, controlCharacterMessage).optional().meta({ description: "World App username, when known" }),
 });
 
 export const userSchema = z

@@ -9,8 +9,23 @@ export const addressSchema = z
   .refine((value) => value === value.toLowerCase() || value.slice(2) === value.slice(2).toUpperCase() || isAddress(value), {
     message: "has an invalid EIP-55 checksum",
   })
+  .refine((value) => !/^0x0{40}$/.test(value), { message: "is the zero address, which is nobody's wallet" })
   .transform((value) => value.toLowerCase() as `0x${string}`)
   .meta({ description: "Wallet address (0x + 40 hex digits)", example: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8" });
+
+/**
+ * Text as people type it: no control characters (a NUL reaches PostgreSQL, which refuses it; the others have
+ * no place in a name or a code).
+ */
+export const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
+/** The same, with line feeds (a sign-in message is several lines). */
+export const NO_CONTROL_CHARACTERS_EXCEPT_NEWLINE = /^(?:\n|\P{Cc})*$/u;
+export const controlCharacterMessage = { message: "must not contain control characters" };
+
+/** A whole number in a query string, written in decimal digits only (not 1e1, 0x10 or " 5"). */
+export function queryInteger(min: number, max: number) {
+  return z.preprocess((value) => (typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value), z.number().int().min(min).max(max));
+}
 
 /** The query of routes that act for, or read about, one wallet. */
 export const userAddressQuery = z.object({ userAddress: addressSchema });

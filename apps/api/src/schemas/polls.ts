@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { toLocale } from "../services/locales.js";
-import { addressSchema } from "./common.js";
+import { addressSchema, controlCharacterMessage, NO_CONTROL_CHARACTERS } from "./common.js";
 
-const locale = z.string().max(35).optional().transform((value) => toLocale(value)).meta({ description: "Language of the texts (en when absent or unknown)" });
+const locale = z.string().max(35).regex(NO_CONTROL_CHARACTERS, controlCharacterMessage).optional().transform((value) => toLocale(value)).meta({ description: "Language of the texts (en when absent or unknown)" });
 
 export const pollsQuerySchema = z.object({ locale });
 

@@ -1,6 +1,7 @@
 import { REFERRAL_APP, REFERRAL_CODE_LENGTH } from "@oro/clients";
 import { z } from "zod";
 import { ReferralStatus } from "../generated/prisma/enums.js";
+import { ELIGIBILITY_REASON } from "../services/referrals/acceptance.js";
 import { addressSchema, booleanQuery, paymentTypeSchema, weiSchema } from "./common.js";
 
 export { userAddressQuery } from "./common.js";
@@ -31,10 +32,12 @@ export const referWithSignatureQuerySchema = z.object({
     .string()
     .trim()
     .length(REFERRAL_CODE_LENGTH)
+    .regex(/^[A-Za-z0-9]*$/, { message: "must be letters and digits" })
     .meta({ description: "The invite code; matched case-insensitively" }),
   signature: z
     .string()
     .max(20_000)
+    .regex(/^[0-9A-Za-z]*$/, { message: "must be a 0x-prefixed hex string (or empty)" })
     .meta({ description: "personal_sign of buildReferralMessage(...); an empty string means not signed" }),
   nonce: z
     .string()
@@ -92,3 +95,16 @@ export const oroEarnedResponseSchema = z
     referredByUsername: z.string().nullable(),
   })
   .meta({ id: "OroEarned" });
+
+export const referralEligibilityResponseSchema = z
+  .object({
+    eligible: z.boolean().meta({ description: "Whether the wallet may accept an invite now" }),
+    reason: z.enum(Object.values(ELIGIBILITY_REASON)).meta({
+      description:
+        "NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: may accept although it has claimed; " +
+        "ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral",
+    }),
+    referralApplied: z.boolean().meta({ description: "This wallet has accepted an invite" }),
+    referrerUsername: z.string().nullable().meta({ description: "Who referred this wallet, when referralApplied" }),
+  })
+  .meta({ id: "ReferralEligibility" });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressSchema, booleanQuery, weiSchema } from "./common.js";
+import { addressSchema, booleanQuery, queryInteger, weiSchema } from "./common.js";
 
 const unixSeconds = z.number().int().nonnegative();
 const hex = z.string().regex(/^0x[0-9a-f]*$/);
@@ -30,7 +30,7 @@ export const streakResponseSchema = z
 
 export const claimsQuerySchema = z.object({
   userAddress: addressSchema,
-  limit: z.coerce.number().int().min(1).max(100).default(10).meta({ description: "How many of the newest claims (1-100); the referral check uses 1" }),
+  limit: queryInteger(1, 100).default(10).meta({ description: "How many of the newest claims (1-100); the referral check uses 1" }),
 });
 
 export const streakClaimSchema = z

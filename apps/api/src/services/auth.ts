@@ -29,8 +29,8 @@ export interface AuthServiceOptions {
   publicClient: PublicClient;
   nonceTtlMs: number;
   sessionTtlMs: number;
-  /** Accepted SIWE domains; empty accepts any. */
-  siweDomains: string[];
+  /** Which sign-in messages are ours: their domain (the URI on the same host), chain and age. */
+  siwe: { domains: readonly string[]; chainIds: readonly number[]; maxAgeMs: number };
   /**
    * Sessions looked up recently, by token hash (their expiry is still checked on every use). Only given when
    * a sign-out in another process reaches this one (`onSignOut` tells the others).
@@ -42,6 +42,8 @@ export interface AuthServiceOptions {
 export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
+
+type SiweMessage = ReturnType<typeof parseSiweMessage>;
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
@@ -79,40 +81,77 @@ export function createAuthService(options: AuthServiceOptions) {
 
   /** Verifies a MiniKit walletAuth result (EOA or EIP-1271 smart-contract wallet) and opens a session. */
   async function signIn(input: SignInInput): Promise<SessionGrant> {
-    let nonce: string;
-    let domain: string;
+    let message: SiweMessage;
     try {
-      const parsed = parseSiweMessage(input.message);
-      nonce = parsed.nonce;
-      domain = parsed.domain;
+      message = parseSiweMessage(input.message);
     } catch (error) {
       throw new ApiError(400, "SIWE_MESSAGE_INVALID", `not a sign-in message: ${(error as Error).message}`);
     }
-    if (options.siweDomains.length > 0 && !options.siweDomains.includes(domain)) {
-      throw new ApiError(401, "SIWE_DOMAIN_MISMATCH", `sign-in messages for ${domain} are not accepted here`);
-    }
+    const { nonce } = message;
     const pending = await prisma.authNonce.findFirst({
       where: { nonce, purpose: "sign_in", consumedAt: null, expiresAt: { gt: new Date() } },
     });
     if (!pending) throw await describeUnusableNonce(nonce, "sign_in");
+    const foreign = foreignMessage(message);
+    if (foreign) {
+      // A message made for another site, chain or time: its nonce (perhaps fetched by a phishing site) is spent.
+      await consumeNonce(nonce, "sign_in");
+      throw foreign;
+    }
 
     const address = getAddress(input.address);
     await verifyWalletSignature(input, address, nonce);
 
-    // Consumed only after a valid signature, atomically: a replay of the same sign-in finds it used.
-    if (!(await consumeNonce(nonce, "sign_in"))) throw await describeUnusableNonce(nonce, "sign_in");
-
-    const lower = address.toLowerCase();
     const username = input.username?.trim() || undefined;
-    const user = await prisma.user.upsert({
-      where: { address: lower },
-      create: { address: lower, username: username ?? null },
-      update: username ? { username } : {},
-    });
+    const lower = address.toLowerCase();
     const token = randomBytes(32).toString("base64url");
     const expiresAt = new Date(Date.now() + options.sessionTtlMs);
-    await prisma.session.create({ data: { tokenHash: hashToken(token), userId: user.id, expiresAt } });
+    // One transaction: a failure after the signature was accepted (the database) leaves the nonce usable;
+    // a replay of the same sign-in finds it used.
+    const user = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.authNonce.updateMany({
+        where: { nonce, purpose: "sign_in", consumedAt: null, expiresAt: { gt: new Date() } },
+        data: { consumedAt: new Date() },
+      });
+      if (count !== 1) throw await describeUnusableNonce(nonce, "sign_in");
+      const signedIn = await tx.user.upsert({
+        where: { address: lower },
+        create: { address: lower, username: username ?? null },
+        update: username ? { username } : {},
+      });
+      await tx.session.create({ data: { tokenHash: hashToken(token), userId: signedIn.id, expiresAt } });
+      return signedIn;
+    });
     return { token, expiresAt, user };
+  }
+
+  /** Why a parsed sign-in message is not one for us (domain, URI, chain, Issued At), or undefined. */
+  function foreignMessage(message: SiweMessage): ApiError | undefined {
+    const { domains, chainIds, maxAgeMs } = options.siwe;
+    // MiniKit 2 writes EIP-4361's optional scheme ("https://host wants you…") and its parser keeps it in `domain`.
+    const domain = message.domain.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+    if (!domains.includes(domain)) {
+      return new ApiError(401, "SIWE_DOMAIN_MISMATCH", `sign-in messages for ${domain} are not accepted here`);
+    }
+    let uriHost: string | undefined;
+    try {
+      uriHost = new URL(message.uri).host;
+    } catch {
+      uriHost = undefined;
+    }
+    if (uriHost !== domain) {
+      return new ApiError(401, "SIWE_URI_MISMATCH", "the sign-in message's URI is not on its domain");
+    }
+    if (!chainIds.includes(Number(message.chain_id))) {
+      return new ApiError(401, "SIWE_CHAIN_MISMATCH", `sign-in messages for chain ${message.chain_id} are not accepted here`);
+    }
+    const issuedAt = Date.parse(message.issued_at);
+    const now = Date.now();
+    // A minute of clock skew ahead; behind, as long as a nonce lives.
+    if (Number.isNaN(issuedAt) || issuedAt > now + 60_000 || issuedAt < now - maxAgeMs) {
+      return new ApiError(401, "SIWE_ISSUED_AT_INVALID", "the sign-in message was not issued in the last few minutes");
+    }
+    return undefined;
   }
 
   async function verifyWalletSignature(input: SignInInput, address: Address, nonce: string): Promise<void> {

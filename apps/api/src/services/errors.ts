@@ -17,3 +17,16 @@ export class ApiError extends Error {
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && "code" in error && error.code === "P2002";
 }
+
+/**
+ * The name of the constraint (or unique index) a failed write broke, when the driver says it: pg names the
+ * index in the error's details, PGlite only in the message, so both are read.
+ */
+export function violatedConstraint(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("meta" in error)) return undefined;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { constraint?: { index?: unknown }; originalMessage?: unknown } } } | undefined)
+    ?.driverAdapterError?.cause;
+  if (typeof cause?.constraint?.index === "string") return cause.constraint.index;
+  const message = typeof cause?.originalMessage === "string" ? cause.originalMessage : "";
+  return /constraint "([^"]+)"/.exec(message)?.[1];
+}

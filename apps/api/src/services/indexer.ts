@@ -15,6 +15,8 @@ export interface IndexerClient {
   waitBetweenMints(): Promise<number>;
   /** Unique holders (balance above zero) and total supply, as indexed (`GET /stats`). */
   tokenStats(): Promise<IndexedTokenStats>;
+  /** One human's mints, whichever wallets received them (`GET /humans/:nullifierHash`). */
+  human(nullifierHash: Hex): Promise<IndexedHuman>;
   /** Vouchers paid to `account`, newest first (`GET /referral-payouts/:address?limit=N`). */
   payouts(account: Address, limit: number): Promise<IndexedPayout[]>;
   /** Whether one voucher nonce was paid (`GET /referral-payouts/nonces/:nonce`). */
@@ -62,6 +64,12 @@ const tokenStatsSchema = z.object({
   lastEventAt: seconds.nullable(),
 });
 
+const humanSchema = z.object({
+  hasMinted: z.boolean(),
+  numOfMints: z.number().int().nonnegative(),
+  firstMintedAt: seconds.nullable(),
+});
+
 const payoutSchema = z.object({
   nonce: decimal,
   account: hex.transform((value): Address => value),
@@ -73,6 +81,7 @@ const payoutSchema = z.object({
 export type IndexedClaim = z.output<typeof claimSchema>;
 export type IndexedPayout = z.output<typeof payoutSchema>;
 export type IndexedStreak = z.output<typeof streakSchema>;
+export type IndexedHuman = z.output<typeof humanSchema>;
 export type IndexedTokenStats = z.output<typeof tokenStatsSchema>;
 
 const claimsResponse = z.object({ claims: z.array(claimSchema) });
@@ -121,6 +130,9 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     async tokenStats() {
       const { holders, totalSupply, lastEventAt } = await get("/stats", tokenStatsSchema);
       return { holders, totalSupply, lastEventAt };
+    },
+    human(nullifierHash) {
+      return get(`/humans/${normaliseNullifierHash(nullifierHash)}`, humanSchema);
     },
     async payouts(account, limit) {
       const body = await get(`/referral-payouts/${account.toLowerCase()}?limit=${limit}`, payoutsResponse);

@@ -9,8 +9,9 @@ import type { ChainService } from "./chain.js";
  * Crash safety rests on the contract: a voucher nonce pays at most once, so the worker never decides
  * from its own memory whether a reward was paid. Before sending, and again after any interruption, it asks
  * the chain whether the nonce is used; a used nonce marks the reward paid. A job is leased (locked_until)
- * so that two workers, or a restarted one, do not send it at the same time; a lease that ran out because
- * its worker died is taken over. Failures retry with exponential backoff.
+ * so that two workers, or a restarted one, do not send it at the same time; every wait of the worker ends
+ * before its lease does, so a lease runs out only when its worker died, and is then taken over. Failures
+ * retry with exponential backoff.
  */
 export interface PayoutWorkerOptions {
   prisma: PrismaClient;
@@ -35,7 +36,8 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
   const { prisma, chain, log } = options;
 
   /** Reserves the next due payout for this worker, or returns undefined. */
-  async function lease(): Promise<ReferralReward | undefined> {
+  async function lease(): Promise<{ reward: ReferralReward; leaseEndsAt: number } | undefined> {
+    const leasedAt = Date.now();
     const rows = await prisma.$queryRaw<{ id: string }[]>`
       UPDATE "referral_reward"
          SET "locked_until" = now() + make_interval(secs => ${options.leaseMs / 1000}::double precision),
@@ -51,7 +53,9 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
           FOR UPDATE SKIP LOCKED)
       RETURNING "id"`;
     const id = rows[0]?.id;
-    return id ? prisma.referralReward.findUniqueOrThrow({ where: { id } }) : undefined;
+    // Counted from before the lease was taken: this process's clock never gives it more than the database did.
+    if (!id) return undefined;
+    return { reward: await prisma.referralReward.findUniqueOrThrow({ where: { id } }), leaseEndsAt: leasedAt + options.leaseMs };
   }
 
   async function markPaid(reward: ReferralReward, txHash: Hex | null): Promise<void> {
@@ -78,7 +82,15 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
     log.warn({ rewardId: reward.id, err: error, retryInMs: delay }, "auto referral payout failed; will retry");
   }
 
-  async function pay(reward: ReferralReward): Promise<PayoutOutcome> {
+  /**
+   * Pays one leased reward. Every wait is bounded by what is left of the lease (less a margin for the
+   * bookkeeping after it), so the lease outlives the work: no second worker can take the job while this
+   * one still waits. What does not finish in time is postponed; a transaction already sent is waited for
+   * by the next attempt, never sent again while the node still has it.
+   */
+  async function pay(reward: ReferralReward, leaseEndsAt: number): Promise<PayoutOutcome> {
+    const workEndsAt = leaseEndsAt - Math.min(options.leaseMs / 5, 10_000);
+    const left = () => Math.max(1, workEndsAt - Date.now());
     const nonce = BigInt(reward.voucherNonce.toFixed());
     const voucher = { account: getAddress(await beneficiaryAddress(reward)), amount: BigInt(reward.amountWei.toFixed()), nonce };
     try {
@@ -88,20 +100,24 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
       }
       if (reward.payoutTxHash) {
         // An earlier attempt sent a transaction and stopped before it knew the result: wait for that one.
+        const hash = reward.payoutTxHash as Hex;
         const receipt = await chain.publicClient
-          .waitForTransactionReceipt({ hash: reward.payoutTxHash as Hex, timeout: 30_000, confirmations: options.confirmations })
+          .waitForTransactionReceipt({ hash, timeout: left(), confirmations: options.confirmations })
           .catch(() => undefined);
         if (await chain.isNonceUsed(nonce)) {
           await markPaid(reward, receipt?.status === "success" ? receipt.transactionHash : null);
           return "paid";
         }
+        const stillPending = await chain.publicClient.getTransaction({ hash }).then((tx) => tx.blockNumber === null, () => false);
+        if (stillPending) throw new Error(`payout transaction ${hash} is still pending`);
       }
-      const txHash = await submitSerialised(voucher, reward.voucherSignature as Hex);
+      if (workEndsAt <= Date.now()) throw new Error("the lease ran out before the voucher could be sent");
+      const txHash = await submitSerialised(voucher, reward.voucherSignature as Hex, left());
       await options.afterSubmit?.(reward, txHash);
       await prisma.referralReward.update({ where: { id: reward.id }, data: { payoutTxHash: txHash } });
       const receipt = await chain.publicClient.waitForTransactionReceipt({
         hash: txHash,
-        timeout: 60_000,
+        timeout: left(),
         confirmations: options.confirmations,
       });
       if (receipt.status === "success" || (await chain.isNonceUsed(nonce))) {
@@ -125,14 +141,15 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
    * same account nonce and one would fail. A transaction-scoped advisory lock is held until the node has
    * the transaction (not until it is mined), so the next sender sees it as pending.
    */
-  async function submitSerialised(voucher: { account: Address; amount: bigint; nonce: bigint }, signature: Hex): Promise<Hex> {
+  async function submitSerialised(voucher: { account: Address; amount: bigint; nonce: bigint }, signature: Hex, withinMs: number): Promise<Hex> {
     const wallet = chain.payoutWallet ?? "none";
+    const bound = Math.min(30_000, withinMs);
     return prisma.$transaction(
       async (tx) => {
         await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext(${wallet}))`;
         return chain.submitVoucher(voucher, signature);
       },
-      { maxWait: 30_000, timeout: 30_000 },
+      { maxWait: bound, timeout: bound },
     );
   }
 
@@ -145,9 +162,9 @@ export function createPayoutWorker(options: PayoutWorkerOptions) {
   async function runOnce(maxJobs = 50): Promise<PayoutOutcome[]> {
     const outcomes: PayoutOutcome[] = [];
     for (let i = 0; i < maxJobs; i++) {
-      const reward = await lease();
-      if (!reward) break;
-      outcomes.push(await pay(reward));
+      const leased = await lease();
+      if (!leased) break;
+      outcomes.push(await pay(leased.reward, leased.leaseEndsAt));
     }
     return outcomes;
   }

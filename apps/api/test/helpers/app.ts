@@ -29,6 +29,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     WORKERS_ENABLED: "false",
     RPC_URL: "http://127.0.0.1:9",
     INDEXER_URL: "http://127.0.0.1:9",
+    // The domain of the sign-in messages test/helpers/siwe.ts writes.
+    SIWE_DOMAINS: "oro.example",
     ...env,
   });
 }

@@ -2,6 +2,7 @@ import { toHex, type Address, type Hex } from "viem";
 import {
   IndexerUnavailableError,
   type IndexedClaim,
+  type IndexedHuman,
   type IndexedPayout,
   type IndexedStreak,
   type IndexedTokenStats,
@@ -104,6 +105,14 @@ export class FakeIndexer implements IndexerClient {
     const holders = new Set(this.mints.map((claim) => claim.receiver)).size;
     const totalSupply = this.mints.reduce((sum, claim) => sum + claim.amount, 0n);
     return Promise.resolve({ holders, totalSupply, lastEventAt: this.mints[0]?.timestamp ?? null });
+  }
+
+  human(nullifierHash: Hex): Promise<IndexedHuman> {
+    this.check();
+    const human = toHex(BigInt(nullifierHash), { size: 32 });
+    const mints = this.mints.filter((claim) => claim.nullifierHash === human);
+    const first = mints[mints.length - 1];
+    return Promise.resolve({ hasMinted: first !== undefined, numOfMints: mints.length, firstMintedAt: first?.timestamp ?? null });
   }
 
   payouts(account: Address, limit: number): Promise<IndexedPayout[]> {

@@ -8,6 +8,8 @@ export function siweMessage(input: {
   nonce: string;
   statement?: string;
   domain?: string;
+  uri?: string;
+  chainId?: number;
   issuedAt?: Date;
   expirationTime?: Date;
 }): string {
@@ -18,9 +20,9 @@ export function siweMessage(input: {
     "",
     input.statement ?? SIGN_IN_STATEMENT,
     "",
-    `URI: https://${domain}/`,
+    `URI: ${input.uri ?? `https://${domain}/`}`,
     "Version: 1",
-    "Chain ID: 480",
+    `Chain ID: ${input.chainId ?? 480}`,
     `Nonce: ${input.nonce}`,
     `Issued At: ${(input.issuedAt ?? new Date()).toISOString()}`,
   ];

@@ -814,6 +814,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/referrals/eligibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the wallet may accept an invite now (decided per human where the human is known)
+         * @description Eligible while no human is known to have minted to the wallet, or when allow-listed. Read through the streak cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReferralEligibility"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/referrals/nonce": {
         parameters: {
             query?: never;
@@ -1214,7 +1301,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Drops the cached streak answers of the address (every process's copy) */
+        /**
+         * Drops the cached streak answers of the address (every process's copy): the owner's session only
+         * @description Only the address's own session may clear: a cleared answer cannot be served stale while the indexer is down, so anyone else clearing it could turn the owner's streak into a 503.
+         */
         get: {
             parameters: {
                 query: {
@@ -1241,6 +1331,24 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1930,6 +2038,32 @@ export interface components {
                  */
                 referralCode: string;
             };
+        };
+        ReferralEligibility: {
+            /** @description Whether the wallet may accept an invite now */
+            eligible: boolean;
+            /**
+             * @description NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: may accept although it has claimed; ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral
+             * @enum {string}
+             */
+            reason: "NEVER_CLAIMED" | "ALLOW_LISTED" | "ALREADY_CLAIMED" | "ALREADY_REFERRED";
+            /** @description This wallet has accepted an invite */
+            referralApplied: boolean;
+            /** @description Who referred this wallet, when referralApplied */
+            referrerUsername: string | null;
+        };
+        ReferralEligibilityInput: {
+            /** @description Whether the wallet may accept an invite now */
+            eligible: boolean;
+            /**
+             * @description NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: may accept although it has claimed; ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral
+             * @enum {string}
+             */
+            reason: "NEVER_CLAIMED" | "ALLOW_LISTED" | "ALREADY_CLAIMED" | "ALREADY_REFERRED";
+            /** @description This wallet has accepted an invite */
+            referralApplied: boolean;
+            /** @description Who referred this wallet, when referralApplied */
+            referrerUsername: string | null;
         };
         /** @description Sign buildReferralMessage({ referralCode, address, nonce }) from @oro/clients */
         ReferralNonce: {

@@ -3,6 +3,7 @@ import { errorResponses, sessionSecurity } from "../../schemas/common.js";
 import {
   oroEarnedQuerySchema,
   oroEarnedResponseSchema,
+  referralEligibilityResponseSchema,
   referralNonceResponseSchema,
   referWithSignatureQuerySchema,
   referWithSignatureResponseSchema,
@@ -51,6 +52,24 @@ const referralRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
       const user = await request.requireUser(request.query.userAddress);
       return referrals.accept(user, request.query);
     },
+  );
+
+  fastify.get(
+    "/eligibility",
+    {
+      schema: {
+        tags: ["referrals"],
+        summary: "Whether the wallet may accept an invite now (decided per human where the human is known)",
+        description:
+          "Eligible while no human is known to have minted to the wallet, or when allow-listed. Read through the streak " +
+          "cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).",
+        security: sessionSecurity,
+        querystring: userAddressQuery,
+        response: { 200: referralEligibilityResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
+      },
+      preHandler: fastify.perAddressRateLimit,
+    },
+    async (request) => referrals.eligibility(await request.requireUser(request.query.userAddress)),
   );
 
   fastify.get(

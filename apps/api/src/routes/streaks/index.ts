@@ -1,6 +1,6 @@
 import type { preHandlerAsyncHookHandler } from "fastify";
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
-import { errorResponses, userAddressQuery } from "../../schemas/common.js";
+import { errorResponses, sessionSecurity, userAddressQuery } from "../../schemas/common.js";
 import {
   claimsQuerySchema,
   claimsResponseSchema,
@@ -43,13 +43,18 @@ const streakRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
     {
       schema: {
         tags: ["streaks"],
-        summary: "Drops the cached streak answers of the address (every process's copy)",
+        summary: "Drops the cached streak answers of the address (every process's copy): the owner's session only",
+        description:
+          "Only the address's own session may clear: a cleared answer cannot be served stale while the indexer is down, " +
+          "so anyone else clearing it could turn the owner's streak into a 503.",
+        security: sessionSecurity,
         querystring: userAddressQuery,
-        response: { 200: clearStreakCacheResponseSchema, ...errorResponses(400, 429) },
+        response: { 200: clearStreakCacheResponseSchema, ...errorResponses(400, 401, 403, 429) },
       },
       preHandler: fastify.perAddressRateLimit,
     },
     async (request) => {
+      await request.requireUser(request.query.userAddress);
       await streaks.clear(request.query.userAddress);
       return { cleared: true as const };
     },

@@ -1,0 +1,192 @@
+import type { FastifyBaseLogger } from "fastify";
+import { getAddress, type Hex } from "viem";
+import type { PaymentType, Prisma, PrismaClient, Referral, RewardSide, User } from "../../generated/prisma/client.js";
+import type { ChainService } from "../chain.js";
+import { violatedConstraint } from "../errors.js";
+import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer.js";
+import { createSignedVoucher } from "../vouchers.js";
+import { firstMintOfHuman, humansOfWallet } from "./humans.js";
+import { decideActivation, ONE_REFERRAL_PER_HUMAN_INDEX, REJECTION, type ActivationFacts, type RejectionReason } from "./rules.js";
+
+export interface RewardRule {
+  amountWei: bigint;
+  paymentType: PaymentType;
+}
+
+export type ActivationOutcome = "payable" | "pending" | "rejected" | "unavailable" | "unchanged";
+
+type PendingReferral = Referral & { referee: User; referrer: User };
+
+export interface ActivationOptions {
+  prisma: PrismaClient;
+  chain: ChainService;
+  indexer: IndexerClient;
+  rewards: Record<RewardSide, RewardRule>;
+  log: FastifyBaseLogger;
+  /** Drops cached earnings of these addresses. */
+  forget: (...addresses: string[]) => void;
+}
+
+export type ReferralActivation = ReturnType<typeof createReferralActivation>;
+
+/**
+ * Activation at the first mint: a pending referral is decided against the rules (rules.ts) once the chain
+ * tells who is behind both wallets. Payable creates both rewards in the same transaction; only the
+ * transition out of `pending` writes, so running it twice, or in two processes, changes nothing.
+ */
+export function createReferralActivation(options: ActivationOptions) {
+  const { prisma, chain, log, forget } = options;
+
+  async function facts(referral: PendingReferral, indexer: IndexerClient): Promise<ActivationFacts> {
+    const referee = await humansOfWallet(indexer, referral.referee);
+    const refereeHuman = referral.refereeNullifierHash
+      ? (referral.refereeNullifierHash as Hex)
+      : referee.firstMint
+        ? normaliseNullifierHash(referee.firstMint.nullifierHash)
+        : null;
+    if (refereeHuman) referee.humans.add(refereeHuman);
+    const allowListed = (await prisma.referralAllowList.findUnique({ where: { address: referral.referee.address } })) !== null;
+    if (!refereeHuman) {
+      return { refereeHuman, refereeHumans: referee.humans, refereeFirstMintedAt: null, referrerHumans: new Set(), acceptedAt: referral.acceptedAtBlockTime ?? referral.createdAt, refereeAllowListed: allowListed };
+    }
+    const refereeFirstMintedAt = await firstMintOfHuman(indexer, refereeHuman, referee.firstMint);
+    const referrer = await humansOfWallet(indexer, referral.referrer);
+    return {
+      refereeHuman,
+      refereeHumans: referee.humans,
+      refereeFirstMintedAt,
+      referrerHumans: referrer.humans,
+      acceptedAt: referral.acceptedAtBlockTime ?? referral.createdAt,
+      refereeAllowListed: allowListed,
+    };
+  }
+
+  /** Decides one pending referral. `indexer` may be bounded by a request's deadline. */
+  async function activate(referralId: string, indexer: IndexerClient = options.indexer): Promise<{ outcome: ActivationOutcome; referral?: Referral }> {
+    const referral = await prisma.referral.findUnique({ where: { id: referralId }, include: { referee: true, referrer: true } });
+    if (!referral || referral.status !== "pending") return { outcome: "unchanged" };
+    let known: ActivationFacts;
+    try {
+      known = await facts(referral, indexer);
+    } catch (error) {
+      if (!(error instanceof IndexerUnavailableError)) throw error;
+      log.warn({ err: error, referralId }, "referral activation postponed: indexer unavailable");
+      return { outcome: "unavailable" };
+    } finally {
+      await prisma.referral.updateMany({ where: { id: referralId, status: "pending" }, data: { lastCheckedAt: new Date() } });
+    }
+    if (known.refereeHuman && !referral.referee.nullifierHash) {
+      await prisma.user.update({ where: { id: referral.refereeId }, data: { nullifierHash: BigInt(known.refereeHuman).toString() } });
+    }
+
+    const decision = decideActivation(known);
+    if (decision.kind === "reject") return reject(referral, known.refereeHuman, decision.reason);
+    if (decision.kind === "wait") {
+      // A known referee human is held by this referral at once, so that another wallet of the same human cannot take it meanwhile.
+      if (known.refereeHuman && referral.refereeNullifierHash !== known.refereeHuman) {
+        const held = await holdHuman(referral, known.refereeHuman);
+        if (held) return held;
+      }
+      log.debug({ referralId, reason: decision.reason }, "referral stays pending");
+      return { outcome: "pending" };
+    }
+    try {
+      const updated = await prisma.$transaction(async (tx) => {
+        const { count } = await tx.referral.updateMany({
+          where: { id: referralId, status: "pending" },
+          data: {
+            status: "payable",
+            refereeNullifierHash: decision.refereeHuman,
+            referrerNullifierHash: decision.referrerHuman,
+            activatedAt: new Date(),
+          },
+        });
+        if (count === 0) return undefined;
+        await createReward(tx, referral.id, "referrer", referral.referrer);
+        await createReward(tx, referral.id, "referee", referral.referee);
+        return tx.referral.findUniqueOrThrow({ where: { id: referralId } });
+      });
+      forget(referral.referrer.address, referral.referee.address);
+      if (!updated) return { outcome: "unchanged" };
+      log.info({ referralId, human: decision.refereeHuman }, "referral payable: rewards created");
+      return { outcome: "payable", referral: updated };
+    } catch (error) {
+      if (humanTaken(error)) return reject(referral, decision.refereeHuman, REJECTION.humanAlreadyReferred);
+      throw error;
+    }
+  }
+
+  /** Records the referee's human on the pending referral; a refusal by the one-per-human index rejects it. */
+  async function holdHuman(referral: PendingReferral, human: Hex) {
+    try {
+      await prisma.referral.updateMany({ where: { id: referral.id, status: "pending" }, data: { refereeNullifierHash: human } });
+      return undefined;
+    } catch (error) {
+      if (humanTaken(error)) return reject(referral, human, REJECTION.humanAlreadyReferred);
+      throw error;
+    }
+  }
+
+  /** Only the one-per-human index means "human already referred"; any other clash is a bug to surface. */
+  function humanTaken(error: unknown): boolean {
+    return violatedConstraint(error) === ONE_REFERRAL_PER_HUMAN_INDEX;
+  }
+
+  async function reject(referral: PendingReferral, human: Hex | null, reason: RejectionReason) {
+    // Only a referral that is still pending is rejected: another process may have decided it meanwhile.
+    const { count } = await prisma.referral.updateMany({
+      where: { id: referral.id, status: "pending" },
+      data: {
+        status: "rejected",
+        rejectionReason: reason,
+        ...(human && reason !== REJECTION.humanAlreadyReferred ? { refereeNullifierHash: human } : {}),
+      },
+    });
+    if (count === 0) return { outcome: "unchanged" as const };
+    forget(referral.referrer.address, referral.referee.address);
+    log.info({ referralId: referral.id, reason }, "referral rejected");
+    return { outcome: "rejected" as const, referral: await prisma.referral.findUniqueOrThrow({ where: { id: referral.id } }) };
+  }
+
+  async function createReward(tx: Prisma.TransactionClient, referralId: string, side: RewardSide, beneficiary: User) {
+    const rule = options.rewards[side];
+    if (rule.amountWei <= 0n) return;
+    const voucher = await createSignedVoucher(tx, chain, getAddress(beneficiary.address), rule.amountWei);
+    await tx.referralReward.create({
+      data: {
+        referralId,
+        side,
+        beneficiaryId: beneficiary.id,
+        paymentType: rule.paymentType,
+        amountWei: voucher.amount.toString(),
+        voucherNonce: voucher.nonce.toString(),
+        voucherSignature: voucher.signature,
+        chainId: voucher.chainId,
+        contractAddress: voucher.contractAddress,
+        status: rule.paymentType === "auto" ? "payout_pending" : "claimable",
+      },
+    });
+  }
+
+  /** Checks up to `limit` pending referrals, least recently checked first. Returns how many became payable. */
+  async function activateDue(limit: number): Promise<number> {
+    const due = await prisma.referral.findMany({
+      where: { status: "pending" },
+      orderBy: [{ lastCheckedAt: { sort: "asc", nulls: "first" } }, { createdAt: "asc" }],
+      take: limit,
+      select: { id: true },
+    });
+    let payable = 0;
+    for (const { id } of due) {
+      try {
+        if ((await activate(id)).outcome === "payable") payable++;
+      } catch (error) {
+        // One referral that cannot be decided (a bug, a constraint) must not stop the others.
+        log.error({ err: error, referralId: id }, "referral activation failed");
+      }
+    }
+    return payable;
+  }
+
+  return { activate, activateDue };
+}

@@ -1,0 +1,47 @@
+import { REFERRAL_CODE_ALPHABET, REFERRAL_CODE_LENGTH } from "@oro/clients";
+import type { PrismaClient, User } from "../../generated/prisma/client.js";
+import { isUniqueViolation } from "../errors.js";
+import { randomString } from "../random.js";
+import { TtlCache } from "../ttl-cache.js";
+
+export type ReferralCodes = ReturnType<typeof createReferralCodes>;
+
+/** Referral codes: one per user and app, created on first request, never changed. */
+export function createReferralCodes(prisma: PrismaClient) {
+  /** A user's code never changes once created. */
+  const codes = new TtlCache<string>(3_600_000, 100_000);
+
+  async function findOrCreate(user: User, app: string): Promise<string> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const existing = await prisma.referralCode.findUnique({ where: { userId_app: { userId: user.id, app } } });
+      if (existing) return existing.code;
+      try {
+        const created = await prisma.referralCode.create({
+          data: { userId: user.id, app, code: randomString(REFERRAL_CODE_LENGTH, REFERRAL_CODE_ALPHABET) },
+        });
+        return created.code;
+      } catch (error) {
+        // Either the code is taken (try another) or another request created this user's code (read it).
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw new Error("could not allocate a unique referral code");
+  }
+
+  /** The user's code for `app` (collisions retried; a concurrent creator wins). */
+  async function codeForUser(user: User, app: string): Promise<string> {
+    const key = `${user.id}|${app}`;
+    const known = codes.get(key);
+    if (known) return known;
+    const code = await findOrCreate(user, app);
+    codes.set(key, code);
+    return code;
+  }
+
+  /** The code and its owner (case-insensitive), or null. */
+  function find(code: string) {
+    return prisma.referralCode.findUnique({ where: { code: code.trim().toUpperCase() }, include: { user: true } });
+  }
+
+  return { codeForUser, find };
+}

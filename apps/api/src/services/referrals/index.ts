@@ -1,0 +1,76 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Address } from "viem";
+import type { PrismaClient, RewardSide } from "../../generated/prisma/client.js";
+import type { AuthService } from "../auth.js";
+import type { ChainService } from "../chain.js";
+import type { IndexerClient } from "../indexer.js";
+import { createReferralAcceptance } from "./acceptance.js";
+import { createReferralActivation, type RewardRule } from "./activation.js";
+import { createReferralCodes } from "./codes.js";
+import { createReferralEarnings } from "./earnings.js";
+
+export type { AcceptInput, Eligibility, EligibilityReason } from "./acceptance.js";
+export { ELIGIBILITY_REASON } from "./acceptance.js";
+export type { ActivationOutcome, RewardRule } from "./activation.js";
+export type { ClaimableSignature, Earnings, RefereeReward, ReferredUserEntry } from "./earnings.js";
+export { REJECTION, WAITING } from "./rules.js";
+
+export interface ReferralServiceOptions {
+  prisma: PrismaClient;
+  chain: ChainService;
+  indexer: IndexerClient;
+  auth: AuthService;
+  rewards: Record<RewardSide, RewardRule>;
+  earningsCacheTtlMs: number;
+  /** One deadline for all of a request's calls to the indexer (the indexer's own timeout). */
+  requestDeadlineMs: number;
+  /** The wallet's newest claims through the streak cache (for the eligibility read). */
+  cachedClaims: (address: Address) => Promise<{ nullifierHash: string }[]>;
+  log: FastifyBaseLogger;
+}
+
+export type ReferralService = ReturnType<typeof createReferralService>;
+
+/**
+ * The referral programme, in rooms by what each does: codes (codes.ts), acceptance of an invite
+ * (acceptance.ts), activation at the referee's first mint (activation.ts), earnings and vouchers
+ * (earnings.ts). The per-human rules they apply live in rules.ts.
+ */
+export function createReferralService(options: ReferralServiceOptions) {
+  const { prisma, chain, indexer, log } = options;
+  const codes = createReferralCodes(prisma);
+  // Earnings are cached per address; activation and acceptance drop what they change.
+  const forget = (...addresses: string[]) => earnings.forget(...addresses);
+  const activation = createReferralActivation({ prisma, chain, indexer, rewards: options.rewards, log, forget });
+  const earnings = createReferralEarnings({
+    prisma,
+    chain,
+    indexer,
+    activation,
+    cacheTtlMs: options.earningsCacheTtlMs,
+    requestDeadlineMs: options.requestDeadlineMs,
+    log,
+  });
+  const acceptance = createReferralAcceptance({
+    prisma,
+    chain,
+    indexer,
+    auth: options.auth,
+    codes,
+    activation,
+    cachedClaims: options.cachedClaims,
+    log,
+    forget,
+  });
+
+  return {
+    codeForUser: codes.codeForUser,
+    issueAcceptNonce: acceptance.issueAcceptNonce,
+    accept: acceptance.accept,
+    eligibility: acceptance.eligibility,
+    activate: activation.activate,
+    activateDue: activation.activateDue,
+    earnings: earnings.earnings,
+    forget,
+  };
+}

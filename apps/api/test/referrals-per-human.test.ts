@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createAllowList } from "../src/services/allow-list.js";
+import { createTestApp, type TestApp } from "./helpers/app.js";
+import { FakeIndexer } from "./helpers/fake-indexer.js";
+import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
+import { bearer } from "./helpers/siwe.js";
+
+// One human, one reward (issue 13, point 1): the rules are per World ID human, not per wallet. Each test
+// plays an attack through HTTP, with the indexer's answers (who minted to which wallet) from the fake indexer.
+let t: TestApp;
+const indexer = new FakeIndexer();
+let humanCounter = 50_000n;
+const newHuman = () => ++humanCounter;
+const DAY = 86_400;
+const now = () => Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  t = await createTestApp({ indexer });
+});
+afterAll(async () => {
+  await t.close();
+});
+beforeEach(() => {
+  indexer.down = false;
+});
+
+async function verifiedUser(username?: string): Promise<TestUser> {
+  const user = await newUser(t.app, username);
+  indexer.mint(user.account.address, newHuman(), now() - DAY);
+  return user;
+}
+
+async function referralOf(referee: TestUser) {
+  return t.db.database.prisma.referral.findFirstOrThrow({ where: { referee: { address: referee.address } } });
+}
+
+async function eligibility(user: TestUser) {
+  return t.app.inject({ method: "GET", url: `/api/referrals/eligibility?userAddress=${user.address}`, headers: bearer(user.token) });
+}
+
+describe("farming the referral programme with a second wallet", () => {
+  it("a referrer wallet nobody has minted to earns nothing; when its human turns out to be the referee's, nobody does", async () => {
+    const human = newHuman();
+    const w1 = await newUser(t.app);
+    const w2 = await newUser(t.app);
+    expect((await acceptCode(t.app, w2, await referralCodeOf(t.app, w1))).statusCode).toBe(200);
+    indexer.mint(w2.account.address, human);
+
+    expect((await oroEarned(t.app, w1)).usersReferred).toEqual([]);
+    expect((await oroEarned(t.app, w2)).rewardForBeingReferee).toBeNull();
+    expect(await referralOf(w2)).toMatchObject({ status: "pending" });
+
+    // The next day the same human mints to the referrer's wallet: one human on both sides.
+    indexer.mint(w1.account.address, human, now() + DAY);
+    expect((await oroEarned(t.app, w1)).totalOroEarnedWei).toBe("0");
+    expect(await referralOf(w2)).toMatchObject({ status: "rejected", rejectionReason: "SELF_REFERRAL_SAME_HUMAN" });
+  });
+
+  it("pays once the referrer's wallet has a human of its own", async () => {
+    const referrer = await newUser(t.app);
+    const referee = await newUser(t.app);
+    await acceptCode(t.app, referee, await referralCodeOf(t.app, referrer));
+    indexer.mint(referee.account.address, newHuman());
+    expect((await oroEarned(t.app, referrer)).usersReferred).toEqual([]);
+    indexer.mint(referrer.account.address, newHuman());
+    expect((await oroEarned(t.app, referrer)).usersReferred).toHaveLength(1);
+    expect((await oroEarned(t.app, referee)).rewardForBeingReferee).not.toBeNull();
+    expect(await referralOf(referee)).toMatchObject({ status: "payable" });
+  });
+
+  it("a human who has claimed before is not a new referee through a fresh wallet", async () => {
+    const human = newHuman();
+    const oldWallet = await newUser(t.app);
+    indexer.mint(oldWallet.account.address, human, now() - 3 * DAY);
+    const referrer = await verifiedUser();
+    const fresh = await newUser(t.app);
+    // Nothing is known about the fresh wallet yet: it may accept.
+    expect((await eligibility(fresh)).json()).toMatchObject({ eligible: true, reason: "NEVER_CLAIMED" });
+    expect((await acceptCode(t.app, fresh, await referralCodeOf(t.app, referrer))).statusCode).toBe(200);
+    indexer.mint(fresh.account.address, human);
+
+    expect((await oroEarned(t.app, referrer)).usersReferred).toEqual([]);
+    expect((await oroEarned(t.app, fresh)).rewardForBeingReferee).toBeNull();
+    expect(await referralOf(fresh)).toMatchObject({ status: "rejected", rejectionReason: "REFEREE_MINTED_BEFORE_ACCEPTANCE" });
+  });
+
+  it("a human whose first mint came after the acceptance stays eligible, whichever wallet it went to", async () => {
+    const human = newHuman();
+    const referrer = await verifiedUser();
+    const invited = await newUser(t.app);
+    const other = await newUser(t.app);
+    await acceptCode(t.app, invited, await referralCodeOf(t.app, referrer));
+    indexer.mint(other.account.address, human, now() + 60);
+    indexer.mint(invited.account.address, human, now() + DAY);
+    expect((await oroEarned(t.app, invited)).rewardForBeingReferee).not.toBeNull();
+  });
+
+  it("one referral per human: two fresh wallets of one human, two referrers, one reward", async () => {
+    const human = newHuman();
+    const [r1, r2] = [await verifiedUser(), await verifiedUser()];
+    const [w1, w2] = [await newUser(t.app), await newUser(t.app)];
+    await acceptCode(t.app, w1, await referralCodeOf(t.app, r1));
+    await acceptCode(t.app, w2, await referralCodeOf(t.app, r2));
+    indexer.mint(w1.account.address, human);
+    indexer.mint(w2.account.address, human, now() + DAY);
+    const paid = (await oroEarned(t.app, r1)).usersReferred.length + (await oroEarned(t.app, r2)).usersReferred.length;
+    expect(paid).toBe(1);
+    const statuses = [(await referralOf(w1)).status, (await referralOf(w2)).status].sort();
+    expect(statuses).toEqual(["payable", "rejected"]);
+  });
+
+  it("a known human who already holds a referral cannot accept again on another wallet (allow-listed or not)", async () => {
+    const human = newHuman();
+    const referrer = await verifiedUser();
+    const first = await newUser(t.app);
+    await acceptCode(t.app, first, await referralCodeOf(t.app, referrer));
+    indexer.mint(first.account.address, human);
+    expect((await oroEarned(t.app, first)).rewardForBeingReferee).not.toBeNull();
+
+    const second = await newUser(t.app);
+    indexer.mint(second.account.address, human, now() + DAY);
+    await createAllowList(t.db.database.prisma).add(second.address, "support case");
+    expect((await eligibility(second)).json()).toMatchObject({ eligible: false, reason: "ALREADY_REFERRED", referralApplied: false });
+    const refused = await acceptCode(t.app, second, await referralCodeOf(t.app, await verifiedUser()));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: "REFERRAL_ALREADY_EXISTS" });
+  });
+});
+
+describe("the database holds the per-human rules", () => {
+  async function rowsFor() {
+    const prisma = t.db.database.prisma;
+    const referrerUser = await newUser(t.app);
+    const code = await prisma.referralCode.findUniqueOrThrow({ where: { code: await referralCodeOf(t.app, referrerUser) } });
+    const referee = await prisma.user.findUniqueOrThrow({ where: { address: (await newUser(t.app)).address } });
+    return { referrer: { id: code.userId }, code, referee };
+  }
+
+  it("refuses a payable referral without two different humans, and a second referral of one human", async () => {
+    const prisma = t.db.database.prisma;
+    const { referrer, code, referee } = await rowsFor();
+    const base = { referrerId: referrer.id, refereeId: referee.id, referralCodeId: code.id, status: "payable" as const };
+    await expect(prisma.referral.create({ data: { ...base, refereeNullifierHash: "0xaa", referrerNullifierHash: "0xaa" } })).rejects.toThrow();
+    await expect(prisma.referral.create({ data: { ...base, refereeNullifierHash: "0xaa" } })).rejects.toThrow();
+    await prisma.referral.create({ data: { ...base, status: "pending", refereeNullifierHash: "0xbb" } });
+    const other = await rowsFor();
+    await expect(
+      prisma.referral.create({ data: { referrerId: other.referrer.id, refereeId: other.referee.id, referralCodeId: other.code.id, refereeNullifierHash: "0xbb" } }),
+    ).rejects.toThrow();
+  });
+});
+
+describe("GET /api/referrals/eligibility", () => {
+  it("NEVER_CLAIMED, ALREADY_CLAIMED, ALLOW_LISTED for the wallet's human", async () => {
+    const fresh = await newUser(t.app);
+    expect((await eligibility(fresh)).json()).toEqual({ eligible: true, reason: "NEVER_CLAIMED", referralApplied: false, referrerUsername: null });
+    const claimed = await newUser(t.app);
+    indexer.mint(claimed.account.address, newHuman());
+    expect((await eligibility(claimed)).json()).toEqual({ eligible: false, reason: "ALREADY_CLAIMED", referralApplied: false, referrerUsername: null });
+    const listed = await newUser(t.app);
+    indexer.mint(listed.account.address, newHuman());
+    await createAllowList(t.db.database.prisma).add(listed.address);
+    expect((await eligibility(listed)).json()).toEqual({ eligible: true, reason: "ALLOW_LISTED", referralApplied: false, referrerUsername: null });
+  });
+
+  it("ALREADY_REFERRED with the referrer's name once an invite is accepted", async () => {
+    const referee = await newUser(t.app);
+    await acceptCode(t.app, referee, await referralCodeOf(t.app, await verifiedUser("nadia")));
+    expect((await eligibility(referee)).json()).toEqual({ eligible: false, reason: "ALREADY_REFERRED", referralApplied: true, referrerUsername: "nadia" });
+  });
+
+  it("answers from the cache while the indexer is down, and 503 with the error shape when nothing is cached", async () => {
+    const claimed = await newUser(t.app);
+    indexer.mint(claimed.account.address, newHuman());
+    expect((await eligibility(claimed)).json()).toMatchObject({ reason: "ALREADY_CLAIMED" });
+    indexer.down = true;
+    expect((await eligibility(claimed)).json()).toMatchObject({ reason: "ALREADY_CLAIMED" });
+    const unknown = await newUser(t.app);
+    const response = await eligibility(unknown);
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ error: "ELIGIBILITY_UNAVAILABLE", message: expect.any(String) as string });
+  });
+
+  it("needs a session for the same address", async () => {
+    const user = await newUser(t.app);
+    const other = await newUser(t.app);
+    const url = `/api/referrals/eligibility?userAddress=${user.address}`;
+    expect((await t.app.inject({ method: "GET", url })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url, headers: bearer(other.token) })).statusCode).toBe(403);
+  });
+});
