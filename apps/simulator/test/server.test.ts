@@ -1,0 +1,126 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type RunningSimulator } from "../src/index.js";
+
+/** A stand-in mini app and API on free ports; the chain is absent (what needs it answers without it). */
+let miniApp: Server;
+let api: Server;
+let simulator: RunningSimulator;
+let origin = "";
+let apiHost = "";
+const apiCalls: { url: string; host: string | undefined }[] = [];
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+beforeAll(async () => {
+  miniApp = createServer((req, res) => {
+    if (req.url?.endsWith(".js")) {
+      res.writeHead(200, { "content-type": "text/javascript" });
+      res.end("console.log('app')");
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html><head><title>ORO</title><script type="module" src="/src/main.js"></script></head><body>${req.url ?? ""}</body></html>`);
+  });
+  api = createServer((req, res) => {
+    apiCalls.push({ url: req.url ?? "", host: req.headers.host });
+    if (req.url?.startsWith("/api/dev/notifications")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ notifications: [{ id: "1", address: "0xabc", language: "ja", title: "ORO", message: "受け取れます", miniAppPath: "/", createdAt: new Date(0).toISOString() }] }));
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ path: req.url }));
+  });
+  const [miniAppUrl, apiUrl] = [await listen(miniApp), await listen(api)];
+  apiHost = new URL(apiUrl).host;
+  simulator = await startSimulator({ port: 0, host: "127.0.0.1", miniAppUrl, chainRpcUrl: "http://127.0.0.1:9", apiUrl, chainId: 31337 });
+  origin = new URL(simulator.url).origin;
+});
+
+afterAll(async () => {
+  await simulator.close();
+  miniApp.close();
+  api.close();
+});
+
+describe("startSimulator", () => {
+  it("serves the simulator page at its URL, and sends a person at the bare origin there", async () => {
+    expect(simulator.url).toBe(`${origin}/__simulator/`);
+    const page = await fetch(simulator.url);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain('<iframe id="mini-app"');
+    const bare = await fetch(`${origin}/?referralCode=ABCD2345`, { redirect: "manual", headers: { "sec-fetch-dest": "document" } });
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get("location")).toBe("/__simulator/?referralCode=ABCD2345");
+  });
+
+  it("proxies the mini app with the bridge first in <head>, and its other files untouched", async () => {
+    const html = await (await fetch(`${origin}/?referredBy=alice`, { headers: { "sec-fetch-dest": "iframe" } })).text();
+    expect(html).toContain("<body>/?referredBy=alice</body>");
+    expect(html.indexOf('<script src="/__simulator/bridge.js"></script>')).toBeLessThan(html.indexOf("/src/main.js"));
+    expect(await (await fetch(`${origin}/src/main.js`)).text()).toBe("console.log('app')");
+  });
+
+  it("forwards /api to the API with the API's host", async () => {
+    const answer = await fetch(`${origin}/api/streaks/current?userAddress=0x1`);
+    expect(await answer.json()).toEqual({ path: "/api/streaks/current?userAddress=0x1" });
+    expect(apiCalls.find((call) => call.url === "/api/streaks/current?userAddress=0x1")?.host).toBe(apiHost);
+  });
+
+  it("gives the mini app World App's launch properties for the selected wallet and language, and no key", async () => {
+    const before = await (await fetch(`${simulator.url}bridge.js`)).text();
+    expect(before).toContain('"preferred_language":"en"');
+    const state = (await (await fetch(`${simulator.url}state`)).json()) as { humans: { wallets: { id: string; address: string }[] }[] };
+    const second = state.humans.flatMap((human) => human.wallets).find((wallet) => wallet.id === "bob-second");
+    if (!second) throw new Error("no bob-second");
+    const select = await fetch(`${simulator.url}select`, { method: "POST", body: JSON.stringify({ walletId: "bob-second", storage: { "oro.session": "alice's" } }) });
+    expect(await select.json()).toEqual({ storage: {} });
+    expect(select.headers.get("set-cookie")).toContain("Max-Age=0");
+    await fetch(`${simulator.url}settings`, { method: "POST", body: JSON.stringify({ language: "th" }) });
+    const after = await (await fetch(`${simulator.url}bridge.js`)).text();
+    expect(after).toContain(`"wallet_address":"${second.address}"`);
+    expect(after).toContain('"preferred_language":"th"');
+    expect(after).not.toMatch(/0x[0-9a-fA-F]{64}/);
+    // Back on Alice's phone, her storage returns.
+    const back = await fetch(`${simulator.url}select`, { method: "POST", body: JSON.stringify({ walletId: "alice-main", storage: {} }) });
+    expect(await back.json()).toEqual({ storage: { "oro.session": "alice's" } });
+  });
+
+  it("answers MiniKit's username queries with the simulated usernames", async () => {
+    const state = (await (await fetch(`${simulator.url}state`)).json()) as { humans: { wallets: { username: string; address: string }[] }[] };
+    const bob = state.humans.flatMap((human) => human.wallets).find((wallet) => wallet.username === "bob");
+    if (!bob) throw new Error("no bob");
+    const answer = await fetch(`${simulator.url}usernames/query`, { method: "POST", body: JSON.stringify({ addresses: [bob.address, "0x0000000000000000000000000000000000000001"] }) });
+    expect(await answer.json()).toEqual([
+      { address: bob.address.toLowerCase(), username: "bob", profile_picture_url: null },
+      { address: "0x0000000000000000000000000000000000000001", username: null, profile_picture_url: null },
+    ]);
+    expect(await (await fetch(`${simulator.url}usernames/bob`)).json()).toMatchObject({ username: "bob", address: bob.address.toLowerCase() });
+  });
+
+  it("lists the API's outbox, refuses bad controls with a reason, and names an unreachable chain", async () => {
+    expect(await (await fetch(`${simulator.url}notifications`)).json()).toMatchObject({ notifications: [{ language: "ja", message: "受け取れます" }] });
+    const badTime = await fetch(`${simulator.url}chain/advance`, { method: "POST", body: JSON.stringify({ seconds: -5 }) });
+    expect(badTime.status).toBe(400);
+    const badTask = await fetch(`${simulator.url}owner`, { method: "POST", body: JSON.stringify({ task: "amount-per-mint", amount: "lots" }) });
+    expect(badTask.status).toBe(400);
+    const chain = await fetch(`${simulator.url}chain`);
+    expect(chain.status).toBe(500);
+    expect(((await chain.json()) as { error: string }).error).toContain("127.0.0.1:9");
+  });
+
+  it("answers a bridge message with the event MiniKit waits for", async () => {
+    const answer = await fetch(`${simulator.url}command`, {
+      method: "POST",
+      body: JSON.stringify({ message: { command: "share", version: 1, payload: { text: "Join me", url: "https://example.org" } }, approved: true }),
+    });
+    expect(await answer.json()).toMatchObject({ answer: { event: "miniapp-share", payload: { status: "success" } } });
+    const state = (await (await fetch(`${simulator.url}state`)).json()) as { shares: { text: string }[]; log: { summary: string }[] };
+    expect(state.shares[0]?.text).toBe("Join me");
+    expect(state.log[0]?.summary).toBe("share: https://example.org");
+  });
+});
