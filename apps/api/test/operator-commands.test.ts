@@ -32,7 +32,7 @@ afterAll(async () => {
 
 async function command(script: string, ...args: string[]) {
   try {
-    const { stdout } = await run(path.join(apiRoot, "node_modules", ".bin", "tsx"), [`scripts/${script}.ts`, ...args], { cwd: apiRoot, env, timeout: 60_000 });
+    const { stdout } = await run(path.join(apiRoot, "node_modules", ".bin", "tsx"), [`scripts/${script}.ts`, ...args], { cwd: apiRoot, env, timeout: 240_000 });
     return { code: 0, out: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -49,7 +49,9 @@ async function withDatabase<T>(read: (database: Database) => Promise<T>): Promis
   }
 }
 
-describe("pnpm swap-volumes", () => {
+// Each command is a tsx process of its own (a few seconds alone, much longer on a loaded 2-core machine):
+// the suites wait for the commands to exit, with room to spare.
+describe("pnpm swap-volumes", { timeout: 600_000 }, () => {
   it("imports a CSV file once, marks a reward claimed, and refuses a bad file whole", async () => {
     const address = "0x00000000000000000000000000000000000000c5";
     const csv = path.join(work, "swaps.csv");
@@ -69,7 +71,7 @@ describe("pnpm swap-volumes", () => {
   });
 });
 
-describe("pnpm polls", () => {
+describe("pnpm polls", { timeout: 600_000 }, () => {
   it("creates a poll from a JSON file, lists it and closes it", async () => {
     const file = path.join(work, "poll.json");
     writeFileSync(file, JSON.stringify({ question: { en: "Next feature?", pt: "Próximo recurso?" }, options: [{ en: "Stats" }, { en: "Games" }] }));
