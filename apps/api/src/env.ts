@@ -40,7 +40,8 @@ export const DEVELOPMENT_DEFAULTS = {
   WORLD_APP_ID: "app_staging_oro_local",
   /** Deterministic prices for the known tokens of the chain. */
   PRICE_PROVIDER: "development",
-  WORLD_ID_RP_ID: "rp_oro_development",
+  // IDKit 4 refuses any relying-party id but rp_ and 16 hex digits (InvalidRpIdFormat): 0x7a69 is 31337.
+  WORLD_ID_RP_ID: "rp_0000000000007a69",
   WORLD_ID_SIGNING_KEY: DEV_PRIVATE_KEYS.worldIdSigner,
 } as const;
 

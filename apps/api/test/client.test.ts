@@ -111,6 +111,6 @@ describe("the typed API client (@oro/clients) against the running API", () => {
     expect(listed.data?.polls.find((entry) => entry.id === poll.id)?.myVote).toBe(optionId);
 
     const request = await user.client.POST("/api/world-id/request", { params: { query: { userAddress: user.address } } });
-    expect(request.data).toMatchObject({ action: "claim-tokens-action", rp_id: "rp_oro_development" });
+    expect(request.data).toMatchObject({ action: "claim-tokens-action", rp_id: "rp_0000000000007a69" });
   });
 });
