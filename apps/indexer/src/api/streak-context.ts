@@ -1,16 +1,40 @@
-import { db } from "ponder:api";
+import { db, publicClients } from "ponder:api";
 import { settings, stats } from "ponder:schema";
 import { eq } from "ponder";
+import type { PublicClient } from "viem";
 import { env } from "../env";
 import { streakClock } from "../lib/streak";
+
+/** The chain's latest block time, asked at most once a second (a request per streak read would be wasteful). */
+let latestBlock: { at: number; seconds: number | undefined } = { at: 0, seconds: undefined };
+
+/**
+ * The latest block's time. A local chain moved forward (evm_increaseTime and one empty block) has no event to
+ * index, so the newest indexed event alone would leave every streak alive after the move.
+ */
+async function latestBlockTime(): Promise<number | undefined> {
+  if (Date.now() - latestBlock.at < 1000) return latestBlock.seconds;
+  const client = (publicClients as Record<string, PublicClient | undefined>)[env.chain.name];
+  const seconds = client
+    ? await client
+        .getBlock({ blockTag: "latest" })
+        .then((block) => Number(block.timestamp))
+        .catch(() => undefined)
+    : undefined;
+  latestBlock = { at: Date.now(), seconds };
+  return seconds;
+}
 
 /** The wait in force and the clock the streak is read with. */
 export async function streakContext(): Promise<{ waitBetweenMints: number; now: number }> {
   const chainId = env.chain.id;
-  const [setting] = await db.select().from(settings).where(eq(settings.chainId, chainId)).limit(1);
-  const [totals] = await db.select().from(stats).where(eq(stats.chainId, chainId)).limit(1);
+  const [[setting], [totals], blockTime] = await Promise.all([
+    db.select().from(settings).where(eq(settings.chainId, chainId)).limit(1),
+    db.select().from(stats).where(eq(stats.chainId, chainId)).limit(1),
+    latestBlockTime(),
+  ]);
   return {
     waitBetweenMints: setting?.waitBetweenMints ?? 0,
-    now: streakClock(Date.now() / 1000, totals?.lastEventAt),
+    now: streakClock(Date.now() / 1000, Math.max(totals?.lastEventAt ?? 0, blockTime ?? 0)),
   };
 }

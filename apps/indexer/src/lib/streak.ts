@@ -60,8 +60,9 @@ export function streakAt(latest: StreakAtMint, now: number, waitBetweenMints: nu
 
 /**
  * "Now" for a streak: the wall clock, unless the chain runs ahead of it (a local chain moved forward with
- * evm_increaseTime), in which case the newest indexed block's time. A chain never runs far behind.
+ * evm_increaseTime), in which case the chain's time (its latest block, or the newest indexed event). A chain
+ * never runs far behind.
  */
-export function streakClock(wallClockSeconds: number, lastEventAt: number | undefined): number {
-  return Math.max(Math.floor(wallClockSeconds), lastEventAt ?? 0);
+export function streakClock(wallClockSeconds: number, chainSeconds: number | undefined): number {
+  return Math.max(Math.floor(wallClockSeconds), chainSeconds ?? 0);
 }
