@@ -1,0 +1,118 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  binOf,
+  buildWeb,
+  freePort,
+  serveWeb,
+  startApi,
+  startIndexer,
+  startLocalChain,
+  startService,
+  startSimulator,
+  workspacePaths,
+} from "@oro/dev-stack";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "./support/chromium.js";
+import { E2E_POLL } from "./support/poll.js";
+import { STACK_VARIABLE, type E2eStack } from "./support/stack-file.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Starts ONE stack for every journey, as `pnpm start` runs it (the chain with the contracts deployed, the
+ * indexer and the API on fresh PGlite, the production web build served with /api forwarded, the simulator),
+ * each on a port the OS picks and in its own process group, from @oro/dev-stack's parts. It is put together
+ * here rather than with LocalStack for one reason: a poll is created with the API's operator command
+ * (`pnpm --filter @oro/api polls create`) on the API's database before the API opens it (PGlite has one
+ * process at a time). Returns the teardown; without Chromium nothing starts and every journey skips.
+ */
+export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
+  if (!HAS_CHROMIUM) {
+    console.warn(`e2e journeys skipped: ${NO_CHROMIUM_MESSAGE}`);
+    return undefined;
+  }
+  const started = Date.now();
+  const logsDir = path.join(here, ".stack", "logs");
+  rmSync(logsDir, { recursive: true, force: true });
+  mkdirSync(logsDir, { recursive: true });
+  const dataDir = mkdtempSync(path.join(tmpdir(), "oro-e2e-"));
+  const log = (name: string) => path.join(logsDir, `${name}.log`);
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    await Promise.all(stops.splice(0).map((each) => each().catch(() => undefined)));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const onSignal = () => void stop().finally(() => process.exit(130));
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  try {
+    const chain = await startLocalChain({ logFile: log("chain") });
+    stops.push(() => chain.stop());
+    console.log(`e2e stack: chain ready at ${chain.rpcUrl}`);
+    const [indexerPort, apiPort, simulatorPort] = [await freePort(), await freePort(), await freePort()];
+    const simulatorHosts = [`127.0.0.1:${simulatorPort}`, `localhost:${simulatorPort}`];
+    const apiData = path.join(dataDir, "api", "pglite");
+
+    const indexer = startIndexer({ rpcUrl: chain.rpcUrl, port: indexerPort, pgliteRoot: path.join(dataDir, "indexer"), logFile: log("indexer") }).then((running) => {
+      stops.push(() => running.stop());
+      return running;
+    });
+    const api = seedPoll(apiData, chain.rpcUrl, `http://127.0.0.1:${indexerPort}`).then(() =>
+      startApi({
+        rpcUrl: chain.rpcUrl,
+        indexerUrl: `http://127.0.0.1:${indexerPort}`,
+        port: apiPort,
+        dataDir: apiData,
+        corsOrigins: simulatorHosts.map((host) => `http://${host}`),
+        siweDomains: simulatorHosts,
+        logFile: log("api"),
+        onStarted: (service) => stops.push(() => service.stop()),
+      }),
+    );
+    const web = buildWeb({ outDir: path.join(dataDir, "web"), rpcUrl: chain.rpcUrl, logFile: log("web-build") }).then(async () => {
+      const server = await serveWeb({ distDir: path.join(dataDir, "web"), apiUrl: `http://127.0.0.1:${apiPort}` });
+      stops.push(() => server.close());
+      return server;
+    });
+    const [runningIndexer, runningApi, webServer] = await Promise.all([indexer, api, web]);
+    console.log(`e2e stack: indexer ${runningIndexer.url}, API ${runningApi.url}, web ${webServer.url}`);
+    const simulator = await startSimulator({
+      port: simulatorPort,
+      miniAppUrl: webServer.url,
+      chainRpcUrl: chain.rpcUrl,
+      apiUrl: runningApi.url,
+      chainId: chain.chainId,
+      logFile: log("simulator"),
+      onStarted: (service) => stops.push(() => service.stop()),
+    });
+    const info: E2eStack = { simulatorUrl: simulator.url, apiUrl: runningApi.url, rpcUrl: chain.rpcUrl, indexerUrl: runningIndexer.url, logsDir };
+    process.env[STACK_VARIABLE] = JSON.stringify(info);
+    console.log(`e2e stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s: simulator ${info.simulatorUrl} (logs in ${logsDir})`);
+  } catch (error) {
+    await stop();
+    throw new Error(`the e2e stack did not start (logs in ${logsDir}): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return async () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await stop();
+  };
+}
+
+/** The API's operator command creates the journeys' poll in the database the API will open. */
+async function seedPoll(pgliteDir: string, rpcUrl: string, indexerUrl: string): Promise<void> {
+  const { api } = workspacePaths();
+  mkdirSync(path.dirname(pgliteDir), { recursive: true });
+  const pollFile = path.join(path.dirname(pgliteDir), "poll.json");
+  writeFileSync(pollFile, JSON.stringify(E2E_POLL));
+  const command = startService("api polls", binOf(api, "tsx"), ["scripts/polls.ts", "create", pollFile], {
+    cwd: api,
+    env: { ...process.env, NODE_ENV: "development", DATABASE_URL: "", PGLITE_DATA_DIR: pgliteDir, RPC_URL: rpcUrl, CHAIN_ID: "31337", INDEXER_URL: indexerUrl },
+  });
+  const { code } = await command.exited;
+  if (code !== 0) throw new Error(`pnpm --filter @oro/api polls create failed (code ${code}):\n${command.lastLines(20).join("\n")}`);
+  console.log(`e2e stack: ${command.lastLines(1).join("")}`);
+}

@@ -1,0 +1,29 @@
+import { test as base, expect } from "@playwright/test";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "./chromium.js";
+import { Simulator } from "./simulator.js";
+import { readStack } from "./stack-file.js";
+
+export { expect };
+
+/** Every journey gets the simulator page on the one stack of this run. */
+export const test = base.extend<{ sim: Simulator }>({
+  sim: async ({ page }, use, testInfo) => {
+    page.on("pageerror", (error) => console.error(`[${testInfo.title}] page error: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") console.log(`[${testInfo.title.slice(0, 2)}] console ${message.type()}: ${message.text().slice(0, 300)}`);
+    });
+    // The API's refusals, with their reason, next to the failing step in the report.
+    page.on("response", (response) => {
+      if (response.status() < 400 || !new URL(response.url()).pathname.startsWith("/api/")) return;
+      void response
+        .text()
+        .catch(() => "")
+        .then((body) => console.log(`[${testInfo.title.slice(0, 2)}] ${response.request().method()} ${new URL(response.url()).pathname} → ${response.status()} ${body.slice(0, 300)}`));
+    });
+    await use(new Simulator(page, readStack(), testInfo));
+  },
+});
+
+test.beforeEach(() => {
+  test.skip(!HAS_CHROMIUM, NO_CHROMIUM_MESSAGE);
+});

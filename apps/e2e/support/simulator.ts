@@ -1,0 +1,242 @@
+import { expect, type FrameLocator, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { catalogue, LANGUAGES, stem, text } from "./catalogue.js";
+import type { E2eStack } from "./stack-file.js";
+
+/**
+ * The announcements (halving, referral, partner apps) come up once per device at the first quiet moment. A
+ * person closes them; so do the journeys, in any language, unless a journey looks at one itself.
+ */
+const ANNOUNCEMENT_TITLES = new RegExp(
+  LANGUAGES.flatMap((language) => {
+    const messages = catalogue(language);
+    // A title that starts with its placeholder ("{{date}}に…") has no fixed start: it is matched by its rest.
+    return ["announcements.halving.title", "announcements.halvingTeaser.title", "announcements.referral.title", "announcements.partner.title"]
+      .map((key) => text(messages, key))
+      .map((title) => (stem(title).length >= 2 ? `^${escapeRegExp(stem(title))}` : escapeRegExp(title.replace(/^\{\{\w+\}\}/, "").split("{{")[0] ?? "")))
+      .filter((pattern) => pattern.replace(/^\^/, "").length >= 2);
+  }).join("|"),
+);
+
+/** Wallet ids of the simulator's users (apps/simulator: Alice, Bob with two wallets, Carol, Dave not verified). */
+export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main";
+
+const WALLET_LABELS: Record<WalletId, string> = {
+  "alice-main": "Alice, main wallet",
+  "bob-main": "Bob (two wallets), main wallet",
+  "bob-second": "Bob (two wallets), second wallet",
+  "carol-main": "Carol, main wallet",
+  "dave-main": "Dave (not verified), main wallet",
+};
+
+export interface SimulatorState {
+  activeWalletId: string;
+  language: string;
+  humans: { id: string; wallets: { id: string; address: string; oro: string | null; notifications: string }[] }[];
+  shares: { wallet: string; title: string | null; text: string | null; url: string | null }[];
+  log: { summary: string }[];
+}
+
+export interface ChainStatus {
+  blockTime: string;
+  amountPerMint: string | null;
+  waitBetweenMintsSeconds: number | null;
+  killed: boolean | null;
+}
+
+export interface Reminder {
+  address: string;
+  language: string;
+  title: string;
+  message: string;
+  createdAt: string;
+}
+
+/**
+ * The simulator page as a person uses it: the phone (the mini app in `#mini-app`) and the control panel. Every
+ * control is clicked on the page, and waited for through the page's own status line; the JSON endpoints are
+ * only read, to check what the simulator saw.
+ */
+export class Simulator {
+  readonly app: FrameLocator;
+  private step = 0;
+
+  constructor(
+    readonly page: Page,
+    readonly stack: E2eStack,
+    private readonly testInfo: TestInfo,
+  ) {
+    this.app = page.frameLocator("#mini-app");
+  }
+
+  /** The announcement on screen, if any. */
+  announcement(): Locator {
+    return this.app.getByRole("dialog").filter({ has: this.app.getByRole("heading", { name: ANNOUNCEMENT_TITLES }) });
+  }
+
+  /** Announcements are closed as they come (see ANNOUNCEMENT_TITLES); `false` leaves them for the journey. */
+  async closeAnnouncements(on: boolean): Promise<void> {
+    const announcement = this.announcement();
+    if (on) await this.page.addLocatorHandler(announcement, () => announcement.locator(".modal__close").click(), { noWaitAfter: true });
+    else await this.page.removeLocatorHandler(announcement);
+  }
+
+  /** Opens the simulator (optionally with a deep link's query) and waits for the mini app's first screen. */
+  async open(query = ""): Promise<void> {
+    // The killswitch's window.confirm.
+    this.page.on("dialog", (dialog) => void dialog.accept());
+    await this.closeAnnouncements(true);
+    await this.page.goto(`${this.stack.simulatorUrl}${query}`);
+    await expect(this.page.locator("#humans input[name=wallet]").first()).toBeAttached();
+    await this.appReady();
+  }
+
+  /** The mini app has rendered its shell (the tab bar). */
+  async appReady(): Promise<void> {
+    await expect(this.app.locator("nav.tab-bar")).toBeVisible({ timeout: 90_000 });
+  }
+
+  /** One screenshot of the phone (390×844) per step, numbered, in this journey's output folder (not committed). */
+  async shot(name: string): Promise<void> {
+    this.step += 1;
+    const file = this.testInfo.outputPath(`${String(this.step).padStart(2, "0")}-${name}.png`);
+    await this.page.locator(".phone__screen").screenshot({ path: file, animations: "allow" });
+  }
+
+  /** Clicks a control of the panel and waits until the page reports `label: done` (fails on its error line). */
+  private async control(label: string, act: () => Promise<void>): Promise<void> {
+    const status = this.page.locator("#status");
+    await act();
+    await expect(status).toHaveText(new RegExp(`^${escapeRegExp(label)}: `), { timeout: 90_000 });
+    await expect(status).toHaveText(`${label}: done`);
+  }
+
+  async selectWallet(wallet: WalletId): Promise<void> {
+    const radio = this.page.getByRole("radio", { name: WALLET_LABELS[wallet], exact: true });
+    if (await radio.isChecked()) return;
+    await this.control("Switching wallet", () => radio.check());
+    await this.appReady();
+  }
+
+  async setLanguage(language: string): Promise<void> {
+    await this.control(`Device language ${language}`, async () => {
+      await this.page.locator("#language").selectOption(language);
+    });
+    await this.appReady();
+  }
+
+  async verificationFails(on: boolean): Promise<void> {
+    const box = this.page.locator("#verification-fails");
+    if ((await box.isChecked()) === on) return;
+    await this.control("Setting", () => box.setChecked(on));
+  }
+
+  async nextTransaction(answer: "send" | "fail" | "reject"): Promise<void> {
+    await this.control("Setting", async () => {
+      await this.page.locator("#next-transaction").selectOption(answer);
+    });
+  }
+
+  async notificationAnswer(answer: "allow" | "deny"): Promise<void> {
+    await this.control("Setting", async () => {
+      await this.page.locator("#notification-answer").selectOption(answer);
+    });
+  }
+
+  async advanceHours(hours: 1 | 24 | 48): Promise<void> {
+    await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: `+${hours} h`, exact: true }).click());
+  }
+
+  async setAmountPerMint(amount: string): Promise<void> {
+    await this.page.locator("#owner-amount").fill(amount);
+    await this.control(`Amount per mint ${amount}`, () => this.page.locator("#owner-set-amount").click());
+  }
+
+  async setWaitBetweenMints(wait: string): Promise<void> {
+    await this.page.locator("#owner-wait").fill(wait);
+    await this.control(`Wait between mints ${wait}`, () => this.page.locator("#owner-set-wait").click());
+  }
+
+  async killswitch(): Promise<void> {
+    await this.control("Killswitch", () => this.page.locator("#owner-killswitch").click());
+  }
+
+  /** Opens the mini app with a deep link, through the panel's deep-link form. */
+  async openDeepLink(params: { referralCode?: string; referredBy?: string }): Promise<void> {
+    await this.page.locator("#deep-referral-code").fill(params.referralCode ?? "");
+    await this.page.locator("#deep-referred-by").fill(params.referredBy ?? "");
+    await this.page.locator("#open-deep-link").click();
+    await this.appReady();
+  }
+
+  /** Reloads the mini app (World App's relaunch): the app reads everything again. */
+  async relaunch(): Promise<void> {
+    await this.page.locator("#relaunch").click();
+    await this.appReady();
+  }
+
+  async state(): Promise<SimulatorState> {
+    return (await (await fetch(`${this.stack.simulatorUrl}state`)).json()) as SimulatorState;
+  }
+
+  async chain(): Promise<ChainStatus> {
+    return (await (await fetch(`${this.stack.simulatorUrl}chain`)).json()) as ChainStatus;
+  }
+
+  async reminders(): Promise<Reminder[]> {
+    const answer = (await (await fetch(`${this.stack.apiUrl}/api/dev/notifications?limit=100`)).json()) as { notifications: Reminder[] };
+    return answer.notifications;
+  }
+
+  async walletAddress(wallet: WalletId): Promise<string> {
+    const state = await this.state();
+    const found = state.humans.flatMap((human) => human.wallets).find((candidate) => candidate.id === wallet);
+    if (!found) throw new Error(`no wallet ${wallet} in the simulator`);
+    return found.address;
+  }
+
+  // ---- the mini app ----
+
+  /** Signs in (walletAuth through the bridge) when the claim screen asks for it. */
+  async signIn(name = "Sign in to claim"): Promise<void> {
+    await this.app.getByRole("button", { name }).click();
+  }
+
+  async verify(name = "Verify with World ID"): Promise<void> {
+    await this.app.getByRole("button", { name }).click();
+  }
+
+  /** Drags the slider's coin to the end of its track with the mouse, as a finger would. */
+  async slideToClaim(): Promise<void> {
+    const thumb = this.app.getByRole("slider");
+    await expect(thumb).toBeVisible();
+    await expect(thumb).not.toHaveAttribute("aria-disabled", "true");
+    const box = await thumb.boundingBox();
+    const track = await this.app.locator(".slider").boundingBox();
+    if (!box || !track) throw new Error("the slider is not laid out");
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width / 2, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(track.x + track.width + 40, y, { steps: 12 });
+    await this.page.mouse.up();
+  }
+
+  header(): { streak: Locator; balance: Locator; root: Locator } {
+    return { root: this.app.locator("header.header"), streak: this.app.getByTestId("streak"), balance: this.app.getByTestId("balance") };
+  }
+
+  async tab(name: string): Promise<void> {
+    await this.app.locator("nav.tab-bar").getByRole("link", { name, exact: true }).click();
+  }
+
+  /** Opens a screen by its path inside the mini app (as a link in the app would), e.g. `/stats`. */
+  async goTo(path: string): Promise<void> {
+    await this.app.locator("body").evaluate((body, target) => {
+      body.ownerDocument.defaultView?.history.pushState({}, "", target);
+      body.ownerDocument.defaultView?.dispatchEvent(new PopStateEvent("popstate"));
+    }, path);
+  }
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
