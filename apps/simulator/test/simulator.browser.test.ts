@@ -21,12 +21,6 @@ interface StateView {
   log: { summary: string }[];
 }
 
-/**
- * IDKit 4 accepts only relying-party ids of the form rp_ + 16 hex digits; the API's development default
- * (rp_oro_development) is refused by IDKit before any request is made, so the test sets a well-formed one.
- */
-const DEV_RP_ID = "rp_0000000000007a69";
-
 let logs = "";
 let chain: LocalChain | undefined;
 let indexer: RunningIndexer | undefined;
@@ -108,7 +102,7 @@ describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local s
     indexer = await startIndexer({ rpcUrl: chain.rpcUrl, logFile: path.join(logs, "indexer.log") });
     // The mini app's origin is the simulator's: the API accepts sign-in messages for that host only.
     const simulatorPort = await freePort();
-    api = await startApi({ rpcUrl: chain.rpcUrl, indexerUrl: indexer.url, corsOrigins: [`http://127.0.0.1:${simulatorPort}`], env: { WORLD_ID_RP_ID: DEV_RP_ID }, logFile: path.join(logs, "api.log") });
+    api = await startApi({ rpcUrl: chain.rpcUrl, indexerUrl: indexer.url, corsOrigins: [`http://127.0.0.1:${simulatorPort}`], logFile: path.join(logs, "api.log") });
     web = await startWebDev({ rpcUrl: chain.rpcUrl, apiUrl: api.url, logFile: path.join(logs, "web.log") });
     simulator = await startSimulator({ port: simulatorPort, host: "127.0.0.1", miniAppUrl: web.url, chainRpcUrl: chain.rpcUrl, apiUrl: api.url, chainId: chain.chainId });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
