@@ -65,7 +65,7 @@ async function main(): Promise<number> {
   let config: StackConfig;
   try {
     config = loadStackConfig();
-    const running = reapPreviousStack(config.stackDir);
+    const running = await reapPreviousStack(config.stackDir);
     if (running !== undefined) {
       throw new StackConfigError(
         `A stack started from this folder is still running (pid ${running}): stop it (Ctrl-C in its terminal, or kill ${running}), or set STACK_DIR and other ports for a second one.`,

@@ -35,8 +35,6 @@ export interface StackOptions {
 }
 
 const CHAIN_ID = 31337;
-/** A well-formed development relying-party id (31337 in hex), signed for with the API's development key. */
-const DEV_RP_ID = "rp_0000000000007a69";
 
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
@@ -136,9 +134,6 @@ export class LocalStack {
             corsOrigins: origins,
             siweDomains: [...hosts(ports.web), ...hosts(ports.simulator)],
             watch: mode === "dev",
-            // IDKit 4 refuses relying-party ids other than rp_ + 16 hex digits (the API's development default
-            // is not one), and would fail every verification before asking the wallet.
-            env: { WORLD_ID_RP_ID: DEV_RP_ID },
             logFile,
             onStarted,
           });
@@ -269,6 +264,8 @@ export class LocalStack {
   }
 
   private save(): void {
+    // Once stopping, the state file is gone for good (a late spawn must not bring it back).
+    if (this.stopping) return;
     writeState(this.options.stackDir, {
       pid: process.pid,
       mode: this.options.mode,

@@ -47,16 +47,23 @@ function commandOf(pid: number): string | undefined {
  * process groups it left, each checked against the command it recorded so that a reused PID is never hit.
  * Returns the PID of a stack command that is still running from this folder, if any.
  */
-export function reapPreviousStack(stackDir: string): number | undefined {
+export async function reapPreviousStack(stackDir: string): Promise<number | undefined> {
   const previous = readState(stackDir);
   if (!previous) return undefined;
   if (previous.pid !== process.pid && processAlive(previous.pid)) return previous.pid;
+  const killed: number[] = [];
   for (const service of previous.services) {
     if (!service.pid || !service.command) continue;
     const members = processesInGroup(service.pid) ?? [];
     if (members.length === 0) continue;
     if (commandOf(service.pid) !== service.command) continue;
     signalGroup(service.pid, "SIGKILL");
+    killed.push(service.pid);
+  }
+  // Their ports are free once the processes are gone.
+  const deadline = Date.now() + 10_000;
+  while (killed.some((pid) => (processesInGroup(pid) ?? []).length > 0) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   removeState(stackDir);
   return undefined;
