@@ -13,9 +13,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const card = () => screen.findByRole("heading", { name: "Were you referred by someone?" });
+/** The card's module loads on demand (the first time in a run it is transformed first: a longer wait). */
+const LAZY = { timeout: 10_000 };
+const card = () => screen.findByRole("heading", { name: "Were you referred by someone?" }, LAZY);
 const openModal = async () => {
-  await userEvent.click(await screen.findByRole("button", { name: "Enter code" }));
+  await userEvent.click(await screen.findByRole("button", { name: "Enter code" }, LAZY));
   return screen.getByRole("dialog", { name: "Enter an invite code" });
 };
 const codeInput = () => screen.getByRole("textbox", { name: "Invite code" });

@@ -62,7 +62,7 @@ function pluralForms(language: string): Set<string> {
 
 /** Brand names and loanwords that are the same in English and in that language. */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  all: ["claim.heading", "claim.successTitle", "share.amount", "share.successTitle"],
+  all: ["claim.heading", "claim.successTitle"],
   es: ["pages.appsTitle", "debug.no"],
   pt: ["pages.appsTitle"],
   fil: ["email.label", "debug.chain", "debug.address", "dev.account"],

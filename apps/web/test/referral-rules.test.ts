@@ -75,7 +75,7 @@ describe("invite code input", () => {
 });
 
 describe("error catalogue (spec section 8)", () => {
-  const text = (error: unknown) => i18next.t(referralErrorMessageKey(error));
+  const text = (error: unknown) => i18next.t(referralErrorMessageKey(error), { ns: "screens" });
   it.each([
     [new ApiRequestError(404, "REFERRAL_CODE_NOT_FOUND", ""), "The code you entered does not exist."],
     [new ReferralError("REFERRAL_CODE_NOT_FOUND"), "The code you entered does not exist."],
@@ -93,10 +93,9 @@ describe("error catalogue (spec section 8)", () => {
 
   it("is translated in every other language", async () => {
     for (const language of ["es", "fil", "id", "ja", "ko", "pt", "th"]) {
-      const fixed = i18next.getFixedT(language);
-      await i18next.loadLanguages(language);
-      const { default: strings } = (await import(`../src/i18n/${language}.json`)) as { default: { referral: { errors: Record<string, string> } } };
-      i18next.addResourceBundle(language, "translation", strings, true, false);
+      const { default: strings } = (await import(`../src/i18n/screens/${language}.json`)) as { default: { referral: { errors: Record<string, string> } } };
+      i18next.addResourceBundle(language, "screens", strings, true, false);
+      const fixed = i18next.getFixedT(language, "screens");
       expect(fixed("referral.errors.codeNotFound")).not.toBe("The code you entered does not exist.");
       expect(fixed("referral.errors.unknown")).toBe(strings.referral.errors.unknown);
     }

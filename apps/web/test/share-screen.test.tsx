@@ -40,7 +40,8 @@ afterEach(() => {
 describe("share screen: signed out", () => {
   it("shows the title, the earn text with the amount and a sign-in button; asks the API nothing", async () => {
     const app = renderApp({ path: "/share" });
-    expect(await screen.findByRole("heading", { name: "Invite friends" })).toBeInTheDocument();
+    // The screen is its own chunk (the first time in a run it is transformed first: a longer wait).
+    expect(await screen.findByRole("heading", { name: "Invite friends" }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.getByText("Earn 1 ORO for every friend who joins with your code and claims.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Sign in to share" })).toBeInTheDocument();
     expect(earningsCalls(app)).toHaveLength(0);

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { loadScreenStrings } from "../../i18n";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { GiftIcon } from "../../components/Icons";
 import { useServices } from "../../lib/services";
 import { clearStored, useStored, writeStored } from "../../lib/storage";
@@ -11,6 +13,9 @@ import { ReferralCodeModal } from "./ReferralCodeModal";
 import { fetchOwnReferralCode, referralEligibilityKey, useReferralEligibility } from "./use-referral";
 import "./referral.css";
 
+// The referral strings live with the on-demand screens' (this module loads on demand too).
+await loadScreenStrings();
+
 type Banner = "alreadyExists" | "alreadyClaimed";
 type Source = "modal" | "deepLink";
 
@@ -20,7 +25,7 @@ type Source = "modal" | "deepLink";
  * answer (per human), never a guess here.
  */
 export function ClaimReferral() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { api, wallet, chain } = useServices();
   const queryClient = useQueryClient();
   const claim = useClaim();

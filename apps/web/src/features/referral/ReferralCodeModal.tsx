@@ -1,6 +1,7 @@
 import { REFERRAL_CODE_LENGTH } from "@oro/clients";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { Modal } from "../../components/Modal";
 import { isCompleteReferralCode, normaliseReferralCode } from "./accept-referral";
 
@@ -17,7 +18,7 @@ interface ReferralCodeModalProps {
 
 /** The invite-code modal: 8 characters shown upper case, a paste button, submit at exactly 8 characters. */
 export function ReferralCodeModal({ open, code, onCodeChange, onSubmit, onClose, submitting, error }: ReferralCodeModalProps) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const inputId = useId();
   const errorId = useId();
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { CheckIcon, CopyIcon } from "./share-icons";
 
 /** How long the copied icon stays (spec section 9). */
@@ -7,7 +8,7 @@ export const COPY_FEEDBACK_MS = 2000;
 
 /** The user's own code: tap to copy (copied icon for 2 s); a loading indicator, then the code or the error text. */
 export function CopyCode({ code, loading, failed }: { code: string | undefined; loading: boolean; failed: boolean }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const [copiedAt, setCopiedAt] = useState<number | null>(null);
 
   useEffect(() => {

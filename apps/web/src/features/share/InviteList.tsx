@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import type { ClaimableSignature, ReferredUser } from "../../lib/api";
 import { formatRelativeTime } from "./relative-time";
 import { CheckIcon } from "./share-icons";
@@ -16,7 +17,7 @@ interface InviteListProps {
 
 /** The people the user invited, in the spec's order, each with its reward: a check mark once paid, else Claim. */
 export function InviteList({ invites, nowMs, claimingKey, isClaimedOnChain, onClaim }: InviteListProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const locale = i18n.resolvedLanguage ?? "en";
   if (invites.length === 0) return <p className="share-invites__empty">{t("share.noInvites")}</p>;
   const labels = { justNow: t("share.justNow"), underAMinute: t("share.underAMinute") };

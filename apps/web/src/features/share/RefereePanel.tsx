@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { CoinIcon } from "../../components/CoinIcon";
 import type { ClaimableSignature } from "../../lib/api";
 import { formatShareAmount } from "./share-format";
@@ -19,7 +20,7 @@ export function RefereePanel({
   disabled: boolean;
   onClaim: (claimable: ClaimableSignature) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const amount = t("share.amount", { amount: formatShareAmount(amountWei, i18n.resolvedLanguage ?? "en") });
   return (
     <section className="card referee-panel" aria-label={t("share.refereeTitle", { name: referrerName })}>

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { CoinIcon } from "../../components/CoinIcon";
 import { Modal } from "../../components/Modal";
 import { CoinRain } from "../claim/CoinRain";
@@ -13,7 +14,7 @@ export interface RefereeSuccess {
 
 /** After the referee's reward is claimed: the coin rain and 'earned extra ORO from {name}' with the amount. */
 export function RefereeSuccessModal({ success, onClose }: { success: RefereeSuccess | null; onClose: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const amount = success ? formatShareAmount(success.amountWei, i18n.resolvedLanguage ?? "en") : "";
   return (
     <>

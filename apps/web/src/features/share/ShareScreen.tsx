@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { Link } from "react-router";
 import { parseUnits } from "viem";
 import { ORO_DECIMALS } from "@oro/clients";
@@ -27,7 +28,7 @@ const CLOCK_TICK_MS = 30_000;
 
 /** The share screen (spec section 2): the own code, sharing, totals, invites and the referee's reward. */
 export function ShareScreen() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const locale = i18n.resolvedLanguage ?? "en";
   const { wallet } = useServices();
   const user = useSession();
