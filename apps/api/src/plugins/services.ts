@@ -5,6 +5,7 @@ import type { Database } from "../db/database.js";
 import { createAuthService, type AuthService, type AuthServiceOptions } from "../services/auth.js";
 import { openInvalidationChannel, type InvalidationChannel } from "../services/invalidation.js";
 import { TtlCache } from "../services/ttl-cache.js";
+import { createChainClock } from "../services/chain-clock.js";
 import { createChainService, type ChainService } from "../services/chain.js";
 import { createHttpIndexerClient, type IndexerClient } from "../services/indexer.js";
 import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payout-worker.js";
@@ -165,6 +166,7 @@ export default fp<ServicesOptions>(
       leaseMs: config.notifications.leaseMs,
       maxAttempts: config.notifications.maxAttempts,
       log: fastify.log.child({ service: "notifications" }),
+      clock: createChainClock(async () => Number((await chain.publicClient.getBlock({ blockTag: "latest" })).timestamp)),
     });
     const userData = createUserDataService({
       prisma,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import type { PrismaClient } from "../../generated/prisma/client.js";
+import { wallClock, type ChainClock } from "../chain-clock.js";
 import { ApiError } from "../errors.js";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
 import { toLocale, type Locale } from "../locales.js";
@@ -20,6 +21,8 @@ export interface ReminderServiceOptions {
   leaseMs: number;
   maxAttempts: number;
   log: FastifyBaseLogger;
+  /** When jobs are due: the wall clock, or the chain's when it runs ahead (a local chain moved forward). */
+  clock?: ChainClock;
 }
 
 export interface ScheduledReminder {
@@ -58,10 +61,12 @@ export type ReminderService = ReturnType<typeof createReminderService>;
  * - At most once: a job whose worker died while it was `sending` may or may not have reached the wallet, so
  *   it is marked `abandoned`, never sent again. A send that failed as a whole without reaching the portal, or
  *   with a 429/5xx, goes back to `pending` with a backoff, up to `maxAttempts`.
- * - Times are the API's clock (passed in the statements), not the database's.
+ * - Times are the API's clock (passed in the statements), not the database's; due times follow the chain's clock
+ *   when it runs ahead of the machine's (see chain-clock.ts).
  */
 export function createReminderService(options: ReminderServiceOptions) {
   const { prisma, indexer, transport, log } = options;
+  const clock = options.clock ?? wallClock;
   const workerId = randomUUID();
   const link = miniAppLink(options.appId, options.miniAppPath);
 
@@ -75,7 +80,7 @@ export function createReminderService(options: ReminderServiceOptions) {
   async function nextClaimAt(address: Address): Promise<Date> {
     try {
       const streak = await indexer.streak(address);
-      const now = Date.now();
+      const now = clock.now().getTime();
       if (streak.nextMintAt !== null && streak.nextMintAt * 1000 > now) return new Date(streak.nextMintAt * 1000);
       // The reminder is asked for right after a claim, which the indexer may not have seen yet.
       return new Date(now + (await indexer.waitBetweenMints()) * 1000);
@@ -188,7 +193,7 @@ export function createReminderService(options: ReminderServiceOptions) {
     const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, abandoned: 0 };
     summary.abandoned = await abandonExpiredLeases(new Date());
     for (let batch = 0; batch < maxBatches; batch++) {
-      const jobs = await lease(new Date(), transport.maxRecipients);
+      const jobs = await lease(clock.now(), transport.maxRecipients);
       if (jobs.length === 0) break;
       await sendBatch(jobs, summary);
     }
