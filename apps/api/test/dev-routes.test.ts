@@ -60,7 +60,17 @@ describe("GET /api/dev/notifications", () => {
   it("does not exist in production, even with the outbox transport", async () => {
     const t = await createTestApp({
       testDatabase: db,
-      env: { ...DEVELOPMENT_DEFAULTS, NODE_ENV: "production", DATABASE_URL: "postgres://unused", NOTIFICATIONS_TRANSPORT: "outbox" },
+      env: {
+        ...DEVELOPMENT_DEFAULTS,
+        NODE_ENV: "production",
+        DATABASE_URL: "postgres://unused",
+        SIWE_DOMAINS: "app.oro.example",
+        // Production refuses Hardhat's public keys: keys of its own, unused here.
+        CLAIM_SIGNER_PRIVATE_KEY: `0x${"11".repeat(32)}`,
+        PAYOUT_WALLET_PRIVATE_KEY: `0x${"22".repeat(32)}`,
+        WORLD_ID_SIGNING_KEY: `0x${"33".repeat(32)}`,
+        NOTIFICATIONS_TRANSPORT: "outbox",
+      },
     });
     try {
       const response = await t.app.inject({ method: "GET", url: `/api/dev/notifications?address=${alice}` });
