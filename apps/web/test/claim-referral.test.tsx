@@ -25,7 +25,7 @@ const calls = (app: ReturnType<typeof renderApp>, name: string) => app.fakes.cal
 
 describe("the 'were you referred' card", () => {
   it("shows for a verified user the API calls eligible with no referral applied", async () => {
-    const app = renderApp({ signedIn: true, verified: true });
+    const app = renderApp({ options: { lastMintedSecondsAgo: null }, signedIn: true, verified: true });
     expect(await card()).toBeInTheDocument();
     expect(calls(app, "getReferralEligibility")[0]?.args).toEqual([USER]);
   });
@@ -35,7 +35,7 @@ describe("the 'were you referred' card", () => {
     ["already referred (another wallet of the same human)", { eligible: false, reason: "ALREADY_REFERRED", referralApplied: false, referrerUsername: null }],
     ["eligible with a referral applied", { eligible: true, reason: "NEVER_CLAIMED", referralApplied: true, referrerUsername: null }],
   ] as const)("is hidden when the API says %s", async (_, eligibility) => {
-    const app = renderApp({ signedIn: true, verified: true, options: { eligibility } });
+    const app = renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null, eligibility } });
     await waitFor(() => expect(calls(app, "getReferralEligibility")).toHaveLength(1));
     await screen.findByRole("slider");
     expect(screen.queryByRole("heading", { name: "Were you referred by someone?" })).not.toBeInTheDocument();
@@ -49,7 +49,7 @@ describe("the 'were you referred' card", () => {
   });
 
   it("an eligibility failure shows no card (nothing is guessed)", async () => {
-    renderApp({ signedIn: true, verified: true, options: { eligibility: new Error("503") } });
+    renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null, eligibility: new Error("503") } });
     await screen.findByRole("slider");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole("heading", { name: "Were you referred by someone?" })).not.toBeInTheDocument();
@@ -58,7 +58,7 @@ describe("the 'were you referred' card", () => {
 
 describe("the code modal", () => {
   it("shows the code upper case, enables submit at exactly 8 characters, and 'continue without code' closes it", async () => {
-    renderApp({ signedIn: true, verified: true });
+    renderApp({ options: { lastMintedSecondsAgo: null }, signedIn: true, verified: true });
     const dialog = await openModal();
     const submit = within(dialog).getByRole("button", { name: "Submit" });
     expect(submit).toBeDisabled();
@@ -75,7 +75,7 @@ describe("the code modal", () => {
   });
 
   it("pastes the clipboard's code, and ignores a clipboard that refuses", async () => {
-    renderApp({ signedIn: true, verified: true });
+    renderApp({ options: { lastMintedSecondsAgo: null }, signedIn: true, verified: true });
     const dialog = await openModal();
     const readText = vi.fn().mockRejectedValueOnce(new Error("denied")).mockResolvedValueOnce(" k7qx3mzp \n");
     Object.defineProperty(navigator, "clipboard", { value: { readText, writeText: vi.fn() }, configurable: true });
@@ -102,7 +102,7 @@ describe("the code modal", () => {
   });
 
   it("shows 'submitting' while the answer is awaited", async () => {
-    const app = renderApp({ signedIn: true, verified: true });
+    const app = renderApp({ options: { lastMintedSecondsAgo: null }, signedIn: true, verified: true });
     let answer: (result: AcceptReferralResult) => void = () => undefined;
     app.fakes.services.api.acceptReferral = () => new Promise((resolve) => (answer = resolve));
     await openModal();
@@ -116,7 +116,7 @@ describe("the code modal", () => {
   });
 
   it("refuses the user's own code, in any case, before any request", async () => {
-    const app = renderApp({ signedIn: true, verified: true, options: { referralCode: "MYC0DE22" } });
+    const app = renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null, referralCode: "MYC0DE22" } });
     await openModal();
     await userEvent.type(codeInput(), "myc0de22");
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
@@ -130,7 +130,7 @@ describe("the code modal", () => {
     const app = renderApp({
       signedIn: true,
       verified: true,
-      options: { signMessageError: new WorldAppError("signMessage", "user_rejected"), acceptError: "SIGNATURE_REQUIRED" },
+      options: { lastMintedSecondsAgo: null, signMessageError: new WorldAppError("signMessage", "user_rejected"), acceptError: "SIGNATURE_REQUIRED" },
     });
     await openModal();
     await userEvent.type(codeInput(), "ABCD2345");
@@ -140,7 +140,7 @@ describe("the code modal", () => {
   });
 
   it("editing the code clears the error", async () => {
-    renderApp({ signedIn: true, verified: true, options: { acceptError: "REFERRAL_CODE_NOT_FOUND" } });
+    renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null, acceptError: "REFERRAL_CODE_NOT_FOUND" } });
     await openModal();
     await userEvent.type(codeInput(), "ABCD2345");
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
@@ -153,7 +153,7 @@ describe("the code modal", () => {
     ["REFERRAL_ALREADY_EXISTS", "You have already accepted an invite."],
     ["NOT_ELIGIBLE", "You've already claimed. Invite friends to start earning more ORO."],
   ])("%s shows its text in the modal and its banner", async (code, text) => {
-    renderApp({ signedIn: true, verified: true, options: { acceptError: code } });
+    renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null, acceptError: code } });
     await openModal();
     await userEvent.type(codeInput(), "ABCD2345");
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
@@ -186,7 +186,7 @@ describe("banners", () => {
   });
 
   it("the referral bonus without a name", async () => {
-    renderApp({ signedIn: true, verified: false, options: { eligibility: { eligible: true, reason: "NEVER_CLAIMED", referralApplied: true, referrerUsername: null } } });
+    renderApp({ signedIn: true, verified: false, options: { lastMintedSecondsAgo: null, eligibility: { eligible: true, reason: "NEVER_CLAIMED", referralApplied: true, referrerUsername: null } } });
     expect(await screen.findByRole("status")).toHaveTextContent("Invite accepted! Claim your first ORO to get your referral bonus.");
   });
 });
@@ -215,14 +215,14 @@ describe("deep link", () => {
     window.localStorage.setItem("oro.referralCode", JSON.stringify(readStored("referralCode")));
     const { resetStorageCache } = await import("../src/lib/storage");
     resetStorageCache();
-    renderApp({ signedIn: true, verified: true });
+    renderApp({ options: { lastMintedSecondsAgo: null }, signedIn: true, verified: true });
     expect(await screen.findByRole("heading", { name: "You have an invite" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Approve code" })).toBeInTheDocument();
   });
 
   it("after REFERRAL_ALREADY_EXISTS the approve button is hidden and the banner shows", async () => {
     captureDeepLinkReferral("?referralCode=ABCD2345&referredBy=ana");
-    renderApp({ signedIn: true, verified: true, options: { acceptError: "REFERRAL_ALREADY_EXISTS" } });
+    renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null, acceptError: "REFERRAL_ALREADY_EXISTS" } });
     await userEvent.click(await screen.findByRole("button", { name: "Approve code" }));
     expect(await screen.findByRole("status")).toHaveTextContent("You have already accepted an invite.");
     expect(screen.queryByRole("button", { name: "Approve code" })).not.toBeInTheDocument();
@@ -232,7 +232,7 @@ describe("deep link", () => {
 
   it("a deep link for a user who has already claimed is dropped with the 'already claimed' banner", async () => {
     captureDeepLinkReferral("?referralCode=ABCD2345");
-    renderApp({ signedIn: true, verified: true, options: { eligibility: { eligible: false, reason: "ALREADY_CLAIMED", referralApplied: false, referrerUsername: null } } });
+    renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: null, eligibility: { eligible: false, reason: "ALREADY_CLAIMED", referralApplied: false, referrerUsername: null } } });
     expect(await screen.findByRole("status")).toHaveTextContent("You've already claimed. Invite friends to start earning more ORO.");
     expect(screen.queryByRole("button", { name: "Approve code" })).not.toBeInTheDocument();
     expect(readStored("referralCode")).toBeNull();

@@ -167,7 +167,12 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     },
     getReferralEligibility: (address) => {
       record("getReferralEligibility", address);
-      const answer = options.eligibility ?? { eligible: true, reason: "NEVER_CLAIMED", referralApplied: false, referrerUsername: null };
+      // Like the API: a human who has minted may no longer accept a code.
+      const answer =
+        options.eligibility ??
+        (lastAgo === null
+          ? { eligible: true, reason: "NEVER_CLAIMED", referralApplied: false, referrerUsername: null }
+          : { eligible: false, reason: "ALREADY_CLAIMED", referralApplied: false, referrerUsername: null });
       return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
     },
     getReferralNonce: (address) => (record("getReferralNonce", address), Promise.resolve("InviteNonce1234")),

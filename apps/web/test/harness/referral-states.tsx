@@ -97,7 +97,8 @@ window.localStorage.setItem("oro.seenAnnouncements", JSON.stringify(announcement
 resetStorageCache();
 if (scenario.signedIn) seedSignedIn({ verified: scenario.verified });
 if (scenario.deepLink) captureDeepLinkReferral(scenario.deepLink);
-const fakes = createFakes({ lastMintedSecondsAgo: 2 * 86_400, ...scenario.options });
+// A human who has never minted may accept a code (the fakes answer eligibility like the API).
+const fakes = createFakes({ lastMintedSecondsAgo: null, ...scenario.options });
 scenario.patch?.(fakes);
 Object.assign(window, { __oroFakes: fakes });
 
