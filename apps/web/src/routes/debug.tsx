@@ -8,7 +8,12 @@ import { useSession } from "../features/session/use-session";
 import { useServices } from "../lib/services";
 import { STORAGE_KEYS, clearStored, useStored, type StorageKey } from "../lib/storage";
 import { devFallbackAvailable } from "../lib/world-app/fallback";
+import { loadScreenStrings } from "../i18n";
+import { SCREEN_NAMESPACES } from "../i18n/screens";
 import "./debug.css";
+
+// The page's strings come with it (the screens namespace), before it renders.
+await loadScreenStrings();
 
 function Row({ label, value, action }: { label: string; value: string; action?: { label: string; run: () => void } }) {
   return (
@@ -35,7 +40,7 @@ function StoredRow({ storageKey, resetLabel }: { storageKey: StorageKey; resetLa
 
 /** Loaded on demand: what a tester needs to report a problem, and a reset for each value kept on the device. */
 export default function DebugRoute() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const user = useSession();
   const [, setCookiesChanged] = useState(0);
