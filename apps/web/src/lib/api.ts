@@ -45,17 +45,9 @@ export interface SwapReward {
   totalSwapVolumeUsd: number;
 }
 
-/** Whether the user may still accept an invite code, decided per human by the API. */
-export const REFERRAL_ELIGIBILITY_REASONS = ["NEVER_CLAIMED", "ALLOW_LISTED", "ALREADY_CLAIMED", "ALREADY_REFERRED"] as const;
-export type ReferralEligibilityReason = (typeof REFERRAL_ELIGIBILITY_REASONS)[number];
-
-export interface ReferralEligibility {
-  eligible: boolean;
-  reason: ReferralEligibilityReason;
-  /** An invite is already accepted for this user. */
-  referralApplied: boolean;
-  referrerUsername: string | null;
-}
+/** Whether the user may still accept an invite code, decided per human by the API (`GET /api/referrals/eligibility`). */
+export type ReferralEligibility = ApiSchemas["ReferralEligibility"];
+export type ReferralEligibilityReason = ReferralEligibility["reason"];
 
 /** The payment types of a referral reward; any other value in an answer is refused ('Invalid payment type'). */
 export const PAYMENT_TYPES = ["claimable", "auto"] as const;
@@ -299,12 +291,8 @@ export function createOroApi(options: ApiOptions): OroApi {
       return answer.referralCode.referralCode;
     },
     async getReferralEligibility(userAddress) {
-      // TEMPORARY until the generated client has this route: the path typed by hand.
-      const untyped = client as unknown as {
-        GET(path: string, init: unknown): Promise<{ data?: ReferralEligibility; error?: unknown; response: Response }>;
-      };
       const { eligible, reason, referralApplied, referrerUsername } = unwrap(
-        await untyped.GET("/api/referrals/eligibility", { params: { query: { userAddress } } }),
+        await client.GET("/api/referrals/eligibility", { params: { query: { userAddress } } }),
       );
       return { eligible, reason, referralApplied, referrerUsername };
     },
