@@ -13,6 +13,12 @@ const stackDir = resolve(process.env.STACK_DIR || join(root, ".stack"));
 const logFile = join(stackDir, "logs", "build.log");
 let interrupted = false;
 
+/** A path as the user would type it from here: relative inside the current folder, absolute outside it. */
+function shortPath(file) {
+  const inside = relative(process.cwd(), file);
+  return inside && !inside.startsWith("..") ? inside : file;
+}
+
 /** Turborepo runs the build through pnpm, so pnpm must be on PATH (it is when `pnpm start` runs this). */
 function pnpmOnPath() {
   return (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "pnpm")));
@@ -27,11 +33,19 @@ function build() {
   const filters = ["@oro/contracts", "@oro/clients", "@oro/dev-stack"];
   if (existsSync(join(root, "apps", "simulator", "package.json"))) filters.push("@oro/simulator");
   const turbo = join(root, "node_modules", ".bin", "turbo");
-  const args = ["run", "build", ...filters.map((name) => `--filter=${name}`), "--output-logs=errors-only"];
+  // new-only: the full output of what is built (into the log), one line for what comes from the cache.
+  const args = ["run", "build", ...filters.map((name) => `--filter=${name}`), "--output-logs=new-only"];
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
-  const shown = relative(process.cwd(), logFile) || logFile;
-  process.stdout.write(`  building the packages it runs from (${shown}) …\n`);
+  const shown = shortPath(logFile);
+  const mode = process.argv[2] === "dev" ? "development stack (watch mode)" : "local stack";
+  process.stdout.write(`ORO ${mode}: logs in ${shortPath(dirname(logFile))}/\n`);
+  process.env.STACK_HEADER_SHOWN = "1";
+  const progress = (line) => {
+    const seconds = `${((Date.now() - Number(process.env.STACK_STARTED_AT)) / 1000).toFixed(1)} s`;
+    process.stdout.write(`  ${seconds.padStart(7)}  ${line}\n`);
+  };
+  progress(`building the packages it runs from (${shown}) …`);
   return new Promise((resolveBuild) => {
     const child = spawn(turbo, args, {
       cwd: root,
@@ -39,6 +53,16 @@ function build() {
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout.pipe(log, { end: false });
+    // Turborepo names each task as it starts it: say which package is being built.
+    let pending = "";
+    child.stdout.on("data", (chunk) => {
+      const lines = (pending + chunk.toString()).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const started = /^(@oro\/[\w-]+):build: cache miss, executing/.exec(line);
+        if (started) progress(`building ${started[1]} …`);
+      }
+    });
     child.stderr.pipe(log, { end: false });
     // A stop during the build stops the build (and then nothing starts).
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {

@@ -100,7 +100,10 @@ async function main(): Promise<number> {
     });
   }
 
-  out(`ORO ${mode === "dev" ? "development stack (watch mode)" : "local stack"}: logs in ${shortPath(stack.logsDir)}/`);
+  // The launcher prints this before its build step.
+  if (!config.headerShown) {
+    out(`ORO ${mode === "dev" ? "development stack (watch mode)" : "local stack"}: logs in ${shortPath(stack.logsDir)}/`);
+  }
   const started = stack.start();
   const first = await Promise.race([
     started.then(

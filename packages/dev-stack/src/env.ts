@@ -20,6 +20,8 @@ export interface StackConfig {
   stackDir: string;
   /** When the command was typed (the launcher sets it before building), for the elapsed time. */
   startedAt: number;
+  /** The launcher already printed the heading line (before its build step). */
+  headerShown: boolean;
 }
 
 /** A setting the user can fix; the command prints its message as one line, without a stack trace. */
@@ -46,5 +48,6 @@ export function loadStackConfig(source: Record<string, string | undefined> = pro
     ports,
     stackDir: path.resolve(source.STACK_DIR?.trim() || path.join(workspaceRoot(), ".stack")),
     startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : Date.now(),
+    headerShown: source.STACK_HEADER_SHOWN === "1",
   };
 }
