@@ -1,9 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { loadScreenStrings } from "../i18n";
+import { SCREEN_NAMESPACES } from "../i18n/screens";
+
+// The page's strings come with it (the screens namespace), before it renders.
+await loadScreenStrings();
 
 /** Loaded on demand (linked from the legal notice under the sign-in button). */
 export default function TermsRoute() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const navigate = useNavigate();
   return (
     <article className="page">
