@@ -20,7 +20,10 @@ export const test = base.extend<{ sim: Simulator }>({
         .catch(() => "")
         .then((body) => console.log(`[${testInfo.title.slice(0, 2)}] ${response.request().method()} ${new URL(response.url()).pathname} → ${response.status()} ${body.slice(0, 300)}`));
     });
-    await use(new Simulator(page, readStack(), testInfo));
+    const sim = new Simulator(page, readStack(), testInfo);
+    await use(sim);
+    // What the phone showed when a journey failed.
+    if (testInfo.status !== testInfo.expectedStatus) await sim.shot("failure").catch(() => undefined);
   },
 });
 

@@ -201,6 +201,30 @@ export class Simulator {
     await this.app.getByRole("button", { name }).click();
   }
 
+  /**
+   * Signs in on the current screen if it asks for it (a wallet switch is another phone: the session cookie does
+   * not come along), and waits for the signed-in header.
+   */
+  async ensureSignedIn(): Promise<void> {
+    const signIn = this.app.getByRole("button", { name: /^Sign in to (claim|share)$/ });
+    const header = this.app.locator("header.header");
+    await expect(signIn.or(header).first()).toBeVisible({ timeout: 60_000 });
+    if (await signIn.isVisible()) await signIn.click();
+    await expect(header).toBeVisible({ timeout: 60_000 });
+  }
+
+  /**
+   * Verifies on the claim screen if it asks for it (a verification is not kept when the simulator switches
+   * phones), and waits for the claim state (the slider or the countdown).
+   */
+  async ensureVerified(): Promise<void> {
+    const verify = this.app.getByRole("button", { name: "Verify with World ID" });
+    const claimState = this.app.getByRole("slider").or(this.app.getByRole("timer"));
+    await expect(verify.or(claimState).first()).toBeVisible({ timeout: 60_000 });
+    if (await verify.isVisible()) await verify.click();
+    await expect(claimState).toBeVisible({ timeout: 90_000 });
+  }
+
   async verify(name = "Verify with World ID"): Promise<void> {
     await this.app.getByRole("button", { name }).click();
   }
