@@ -1,9 +1,13 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach } from "vitest";
 import { initI18n, loadScreenStrings } from "../src/i18n";
 import { allAnnouncementIds } from "../src/features/announcements/announcements";
 import { resetStorageCache, writeStored } from "../src/lib/storage";
+
+// Screens other than / are chunks loaded on first visit: on a busy machine the first one takes over a second to
+// transform, so findBy/waitFor wait up to 5 s (they return as soon as the element is there).
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(async () => {
   if (typeof window !== "undefined") {
