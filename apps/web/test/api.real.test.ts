@@ -55,6 +55,8 @@ function startApi(): Promise<string> {
       INDEXER_URL: "http://127.0.0.1:9",
       INDEXER_TIMEOUT: "500ms",
       COUNTRY_HEADER: "x-test-country",
+      // The sign-in below names this domain; the API accepts sign-ins for its configured domains only.
+      SIWE_DOMAINS: "oro.example",
       LOG_LEVEL: "info",
     },
   });
