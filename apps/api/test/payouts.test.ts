@@ -29,7 +29,7 @@ async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
       REFERRAL_REFERRER_REWARD: "0.25",
       REFERRAL_REFEREE_REWARD: "0.125",
       // Every wait of a worker ends before its lease: a lease long enough for a loaded machine.
-      PAYOUT_LEASE: "10s",
+      PAYOUT_LEASE: "60s",
       ...env,
     },
   });
@@ -70,7 +70,8 @@ afterAll(async () => {
 
 describe("auto payouts", () => {
   it("retries with backoff while the chain cannot be reached, then pays", async () => {
-    const offline = await startApp({ RPC_URL: "http://127.0.0.1:9", PAYOUT_MAX_BACKOFF: "1s" });
+    // The first retry waits 2 s (the base backoff): room for a loaded machine between the two runs below.
+    const offline = await startApp({ RPC_URL: "http://127.0.0.1:9", PAYOUT_MAX_BACKOFF: "10s" });
     const { referee } = await payableReferral(offline);
     const outcomes = await offline.app.services.payouts.runOnce();
     expect(outcomes).toEqual(["retry", "retry"]);
@@ -131,7 +132,7 @@ describe("auto payouts", () => {
   });
 
   it("keeps the job no longer than its lease: a worker waiting for a receipt gives up in time, and the next does not send again", async () => {
-    const [first, second] = [await startApp({ PAYOUT_LEASE: "3s" }), await startApp({ PAYOUT_LEASE: "3s" })];
+    const [first, second] = [await startApp({ PAYOUT_LEASE: "6s" }), await startApp({ PAYOUT_LEASE: "6s" })];
     const { referee } = await payableReferral(first);
     const before = await walletNonce();
     const pending = () => chain.publicClient.getTransactionCount({ address: PAYOUT_WALLET, blockTag: "pending" });
@@ -140,9 +141,10 @@ describe("auto payouts", () => {
       const started = Date.now();
       // Blocks stop: the first worker sends and then waits for a receipt that does not come.
       expect(await first.app.services.payouts.runOnce(1)).toEqual(["retry"]);
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // Within its lease (before the fix it waited out a 60 s receipt timeout).
+      expect(Date.now() - started).toBeLessThan(6_000);
       expect(await pending()).toBe(before + 1);
-      // The lease is over (and the backoff): the second worker takes the job and sees the transaction pending.
+      // The job is released (after the backoff): the second worker takes it and sees the transaction pending.
       await new Promise((resolve) => setTimeout(resolve, 2_100));
       expect(await second.app.services.payouts.runOnce(1)).toEqual(["retry"]);
       expect(await pending()).toBe(before + 1);

@@ -127,6 +127,22 @@ describe("farming the referral programme with a second wallet", () => {
   });
 });
 
+describe("deciding a referral twice at once (two processes, or a request and the worker)", () => {
+  it("rejects it once: the second decision finds it no longer pending", async () => {
+    const human = newHuman();
+    const referrer = await newUser(t.app);
+    indexer.mint(referrer.account.address, human, now() - DAY);
+    const referee = await newUser(t.app);
+    await acceptCode(t.app, referee, await referralCodeOf(t.app, referrer));
+    // The referrer's own human mints to the invited wallet: a self-referral, decided by two callers at once.
+    indexer.mint(referee.account.address, human, now() + DAY);
+    const { id } = await referralOf(referee);
+    const outcomes = await Promise.all([t.app.services.referrals.activate(id), t.app.services.referrals.activate(id)]);
+    expect(outcomes.map((outcome) => outcome.outcome).sort()).toEqual(["rejected", "unchanged"]);
+    expect(await referralOf(referee)).toMatchObject({ status: "rejected", rejectionReason: "SELF_REFERRAL_SAME_HUMAN" });
+  });
+});
+
 describe("the database holds the per-human rules", () => {
   async function rowsFor() {
     const prisma = t.db.database.prisma;

@@ -42,7 +42,8 @@ beforeAll(async () => {
     REFERRAL_REFERRER_PAYMENT: "claimable",
     REFERRAL_REFEREE_REWARD: "0.5",
     REFERRAL_REFEREE_PAYMENT: "auto",
-    PAYOUT_LEASE: "1s",
+    // A worker's waits end before its lease: long enough for a loaded machine, short for the takeover below.
+    PAYOUT_LEASE: "10s",
   };
 }, 300_000);
 
@@ -134,7 +135,7 @@ describe("the referral story on a local chain with the real indexer", () => {
 
     // A fresh worker (new process state, same database and chain) takes over once the lease runs out.
     const restarted = await startApp();
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await new Promise((resolve) => setTimeout(resolve, 10_100));
     expect(await restarted.app.services.payouts.runOnce()).toEqual(["paid"]);
     expect(await restarted.app.services.payouts.runOnce()).toEqual([]);
 
