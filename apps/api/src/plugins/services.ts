@@ -112,12 +112,15 @@ export default fp<ServicesOptions>(
       });
     const indexer = options.indexer ?? createHttpIndexerClient({ baseUrl: config.indexer.url, timeoutMs: config.indexer.timeoutMs });
     const sessions = await sessionCache(options, fastify.log);
+    // One view of "now" for what the chain decides (a local chain may be moved ahead of this machine's clock).
+    const clock = createChainClock(async () => Number((await chain.publicClient.getBlock({ blockTag: "latest" })).timestamp));
     const auth = createAuthService({
       prisma,
       publicClient: chain.publicClient,
       nonceTtlMs: config.nonceTtlMs,
       sessionTtlMs: config.session.ttlMs,
       siwe: config.siwe,
+      clock,
       sessionCache: sessions?.cache,
       onSignOut: async (tokenHash) => {
         await sessions?.channel.publish(tokenHash);
@@ -166,7 +169,7 @@ export default fp<ServicesOptions>(
       leaseMs: config.notifications.leaseMs,
       maxAttempts: config.notifications.maxAttempts,
       log: fastify.log.child({ service: "notifications" }),
-      clock: createChainClock(async () => Number((await chain.publicClient.getBlock({ blockTag: "latest" })).timestamp)),
+      clock,
     });
     const userData = createUserDataService({
       prisma,

@@ -3,6 +3,7 @@ import { SIGN_IN_STATEMENT } from "@oro/clients";
 import { parseSiweMessage, verifySiweMessage } from "@worldcoin/minikit-js/siwe";
 import { getAddress, isHex, recoverMessageAddress, type Address, type PublicClient } from "viem";
 import type { NoncePurpose, PrismaClient, User } from "../generated/prisma/client.js";
+import { wallClock, type ChainClock } from "./chain-clock.js";
 import { ApiError } from "./errors.js";
 import { randomString } from "./random.js";
 import type { TtlCache } from "./ttl-cache.js";
@@ -31,6 +32,12 @@ export interface AuthServiceOptions {
   sessionTtlMs: number;
   /** Which sign-in messages are ours: their domain (the URI on the same host), chain and age. */
   siwe: { domains: readonly string[]; chainIds: readonly number[]; maxAgeMs: number };
+  /**
+   * The clock a sign-in message's Issued At is checked against: the wall clock, or the chain's when it runs
+   * ahead (the World App simulator moves the phone's clock with the local chain, and MiniKit dates the message
+   * with the phone's clock).
+   */
+  clock?: ChainClock;
   /**
    * Sessions looked up recently, by token hash (their expiry is still checked on every use). Only given when
    * a sign-out in another process reaches this one (`onSignOut` tells the others).
@@ -146,7 +153,7 @@ export function createAuthService(options: AuthServiceOptions) {
       return new ApiError(401, "SIWE_CHAIN_MISMATCH", `sign-in messages for chain ${message.chain_id} are not accepted here`);
     }
     const issuedAt = Date.parse(message.issued_at);
-    const now = Date.now();
+    const now = (options.clock ?? wallClock).now().getTime();
     // A minute of clock skew ahead; behind, as long as a nonce lives.
     if (Number.isNaN(issuedAt) || issuedAt > now + 60_000 || issuedAt < now - maxAgeMs) {
       return new ApiError(401, "SIWE_ISSUED_AT_INVALID", "the sign-in message was not issued in the last few minutes");
