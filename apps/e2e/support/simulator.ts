@@ -76,7 +76,8 @@ export class Simulator {
   /** Announcements are closed as they come (see ANNOUNCEMENT_TITLES); `false` leaves them for the journey. */
   async closeAnnouncements(on: boolean): Promise<void> {
     const announcement = this.announcement();
-    if (on) await this.page.addLocatorHandler(announcement, () => announcement.locator(".modal__close").click(), { noWaitAfter: true });
+    // The modal may still be sliding in (never "stable" for a click): the close button gets the click event.
+    if (on) await this.page.addLocatorHandler(announcement, () => announcement.locator(".modal__close").dispatchEvent("click"), { noWaitAfter: true });
     else await this.page.removeLocatorHandler(announcement);
   }
 
