@@ -29,7 +29,17 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
     async drop() {
       if (dropped) return;
       dropped = true;
-      await run(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      // FORCE cannot end an autovacuum worker that is busy with the database after many writes (42501):
+      // it finishes in a moment, so try again a few times.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await run(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== "42501" || attempt >= 10) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        }
+      }
     },
   };
 }
