@@ -6,9 +6,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort, startService, waitForHttpOk } from "@oro/dev-stack";
 import { testDatabaseKind } from "./helpers/database.js";
 
-// The real entry points as processes: `pnpm start` (src/server.ts) and `pnpm db:migrate`.
+// The real entry points as processes: `pnpm start` (node with tsx as its loader, as in the production image) and
+// `pnpm db:migrate`.
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = path.join(apiRoot, "node_modules", ".bin", "tsx");
+const server = [process.execPath, ["--import", "tsx", "src/server.ts"]] as const;
 const dataDirs: string[] = [];
 
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -25,7 +27,7 @@ afterAll(() => {
 // Server processes and operator commands, each compiled by tsx at start: minutes on a loaded 2-core machine.
 describe("the server process", { timeout: 600_000 }, () => {
   it("refuses to start in production without its settings, listing every missing one", async () => {
-    const service = startService("api", tsx, ["src/server.ts"], { cwd: apiRoot, env: baseEnv({ NODE_ENV: "production" }) });
+    const service = startService("api", server[0], [...server[1]], { cwd: apiRoot, env: baseEnv({ NODE_ENV: "production" }) });
     await new Promise<void>((resolve) => service.child.once("exit", () => resolve()));
     expect(service.child.exitCode).toBe(1);
     const output = service.output();
@@ -36,7 +38,7 @@ describe("the server process", { timeout: 600_000 }, () => {
   it(`starts on the embedded database (created on first start), serves, and shuts down gracefully on SIGTERM (suite: ${testDatabaseKind()})`, async () => {
     const port = await freePort();
     const env = baseEnv({ API_PORT: String(port), WORKERS_ENABLED: "true", ACTIVATION_INTERVAL: "200ms" });
-    const service = startService("api", tsx, ["src/server.ts"], { cwd: apiRoot, env });
+    const service = startService("api", server[0], [...server[1]], { cwd: apiRoot, env });
     // Readiness is the signal; the bound only stops a server that never gets there (tsx compiles on a loaded machine).
     await waitForHttpOk(`http://127.0.0.1:${port}/api/ready`, 180_000, service);
     const health = await fetch(`http://127.0.0.1:${port}/api/health`);

@@ -44,7 +44,12 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
   const ownsData = options.dataDir === undefined;
   const dataDir = options.dataDir ?? path.join(mkdtempSync(path.join(tmpdir(), "oro-api-")), "pglite");
   const port = options.port ?? (await freePort());
-  const service = startService("api", binOf(api, "tsx"), [...(options.watch ? ["watch"] : []), "src/server.ts"], {
+  // Without watch, node runs the server itself with tsx as its loader: one process, so SIGTERM reaches the
+  // server's own graceful shutdown (the tsx command relays signals through a parent that can miss on a busy machine).
+  const [command, args] = options.watch
+    ? [binOf(api, "tsx"), ["watch", "src/server.ts"]]
+    : [process.execPath, ["--import", "tsx", "src/server.ts"]];
+  const service = startService("api", command, args, {
     cwd: api,
     env: {
       ...process.env,
