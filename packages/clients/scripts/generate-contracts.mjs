@@ -1,18 +1,25 @@
-// pnpm generate: writes src/generated/contracts.ts. With --check, fails if the file is stale instead.
+// pnpm generate: writes src/generated/contracts.ts and src/generated/abis/*.ts. With --check, fails if any is
+// stale instead.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { OUTPUT_FILE, renderContracts } from "./contracts-codegen.mjs";
+import { OUTPUT_DIR, renderContracts } from "./contracts-codegen.mjs";
 
-const text = renderContracts();
+const files = Object.entries(renderContracts());
 if (process.argv.includes("--check")) {
-  const current = existsSync(OUTPUT_FILE) ? readFileSync(OUTPUT_FILE, "utf8") : "";
-  if (current !== text) {
-    console.error(`${path.relative(process.cwd(), OUTPUT_FILE)} is stale: run pnpm generate and commit the result`);
-    process.exit(1);
+  const stale = files.filter(([name, text]) => {
+    const file = path.join(OUTPUT_DIR, name);
+    return !existsSync(file) || readFileSync(file, "utf8") !== text;
+  });
+  for (const [name] of stale) {
+    console.error(`${path.relative(process.cwd(), path.join(OUTPUT_DIR, name))} is stale: run pnpm generate and commit the result`);
   }
+  if (stale.length > 0) process.exit(1);
   console.log("generated contract clients are up to date");
 } else {
-  mkdirSync(path.dirname(OUTPUT_FILE), { recursive: true });
-  writeFileSync(OUTPUT_FILE, text);
-  console.log(`wrote ${path.relative(process.cwd(), OUTPUT_FILE)}`);
+  for (const [name, text] of files) {
+    const file = path.join(OUTPUT_DIR, name);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    console.log(`wrote ${path.relative(process.cwd(), file)}`);
+  }
 }

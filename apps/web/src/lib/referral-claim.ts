@@ -1,4 +1,4 @@
-import type { ApiSchemas } from "@oro/clients";
+import { referralClaimAbi, type ApiSchemas } from "@oro/clients";
 import { decodeFunctionResult, encodeFunctionData, getAddress, isAddressEqual, type Hex } from "viem";
 import { deployment } from "../env";
 import { chainClient, MissingDeploymentError } from "./chain";
@@ -6,53 +6,10 @@ import type { ContractCall } from "./world-app/send-transaction";
 
 /*
  * The ReferralClaim contract's calls: its own module, loaded with the share screen (default-services imports it on
- * demand), so its ABI stays out of the first load.
+ * demand), so its ABI stays out of the first load (the generated ABIs are one module each, so the bundler puts this
+ * one in the share screen's chunk).
  */
 
-/**
- * The three functions of the generated `referralClaimAbi` that the app calls, item for item (test/chain.test.ts
- * checks each against the generated ABI). Importing the generated constant would put the whole ABI in the first
- * load: it lives in one module with the token's ABI, which the first load needs.
- */
-export const referralClaimCalls = [
-  {
-    inputs: [
-      {
-        components: [
-          { internalType: "address", name: "account", type: "address" },
-          { internalType: "uint256", name: "amount", type: "uint256" },
-          { internalType: "uint256", name: "nonce", type: "uint256" },
-        ],
-        internalType: "struct ReferralClaim.Voucher",
-        name: "voucher",
-        type: "tuple",
-      },
-      { internalType: "bytes", name: "signature", type: "bytes" },
-    ],
-    name: "claim",
-    outputs: [],
-    stateMutability: "nonpayable",
-    type: "function",
-  },
-  {
-    inputs: [
-      { internalType: "address", name: "account", type: "address" },
-      { internalType: "uint256", name: "amount", type: "uint256" },
-      { internalType: "uint256", name: "nonce", type: "uint256" },
-      { internalType: "bytes", name: "signature", type: "bytes" },
-    ],
-    name: "previewClaim",
-    outputs: [
-      { internalType: "uint256", name: "nonceId", type: "uint256" },
-      { internalType: "bool", name: "wasClaimed", type: "bool" },
-      { internalType: "bytes32", name: "digest", type: "bytes32" },
-      { internalType: "address", name: "recovered", type: "address" },
-    ],
-    stateMutability: "view",
-    type: "function",
-  },
-  { inputs: [], name: "signer", outputs: [{ internalType: "address", name: "", type: "address" }], stateMutability: "view", type: "function" },
-] as const;
 
 /** Thrown when the API hands a voucher for a contract that is not this chain's ReferralClaim. */
 export class UnexpectedVoucherContractError extends Error {
@@ -81,7 +38,7 @@ export function buildVoucherClaimCall(claimable: ApiSchemas["ClaimableSignature"
   const { claimContract, voucher } = voucherOf(claimable);
   return {
     to: claimContract,
-    data: encodeFunctionData({ abi: referralClaimCalls, functionName: "claim", args: [voucher, claimable.signature as Hex] }),
+    data: encodeFunctionData({ abi: referralClaimAbi, functionName: "claim", args: [voucher, claimable.signature as Hex] }),
   };
 }
 
@@ -101,14 +58,14 @@ export async function previewVoucherClaim(claimable: ApiSchemas["ClaimableSignat
   const [previewData, signerData] = await Promise.all([
     call(
       encodeFunctionData({
-        abi: referralClaimCalls,
+        abi: referralClaimAbi,
         functionName: "previewClaim",
         args: [voucher.account, voucher.amount, voucher.nonce, claimable.signature as Hex],
       }),
     ),
-    call(encodeFunctionData({ abi: referralClaimCalls, functionName: "signer" })),
+    call(encodeFunctionData({ abi: referralClaimAbi, functionName: "signer" })),
   ]);
-  const [, wasClaimed, , recovered] = decodeFunctionResult({ abi: referralClaimCalls, functionName: "previewClaim", data: previewData });
-  const signer = decodeFunctionResult({ abi: referralClaimCalls, functionName: "signer", data: signerData });
+  const [, wasClaimed, , recovered] = decodeFunctionResult({ abi: referralClaimAbi, functionName: "previewClaim", data: previewData });
+  const signer = decodeFunctionResult({ abi: referralClaimAbi, functionName: "signer", data: signerData });
   return { wasClaimed, validSignature: isAddressEqual(recovered, signer) };
 }
