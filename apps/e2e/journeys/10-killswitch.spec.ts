@@ -1,0 +1,26 @@
+import { expect, test } from "../support/fixtures.js";
+
+/** 5. Errors, continued: the killswitch ends minting for good, so it is the run's last journey. */
+test("5. errors: after the killswitch a claim shows the chain-trouble notice", async ({ sim }) => {
+  const { app } = sim;
+  await sim.open();
+  await sim.selectWallet("carol-main");
+  await sim.ensureSignedIn();
+  await sim.ensureVerified();
+  // Carol's next claim opens (whatever the wait is by now).
+  await sim.advanceHours(24);
+  await sim.appReady();
+  await expect(app.getByRole("slider")).toBeVisible({ timeout: 60_000 });
+
+  await sim.killswitch();
+  expect((await sim.chain()).killed).toBe(true);
+  await sim.relaunch();
+  await sim.shot("killswitched-ready");
+  await sim.slideToClaim();
+  await expect(app.getByText("The network is having issues. Please try again later.")).toBeVisible({ timeout: 90_000 });
+  await expect(app.getByText("We are working on fixing errors with claims")).toBeVisible();
+  await expect(app.locator(".claim--success")).toHaveCount(0);
+  await sim.shot("chain-trouble");
+  const state = await sim.state();
+  expect(state.log.map((entry) => entry.summary).join("\n")).toMatch(/sendTransaction: simulation failed/);
+});
