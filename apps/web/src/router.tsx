@@ -12,7 +12,7 @@ const AboutRoute = lazy(() => import("./routes/about"));
 const TermsRoute = lazy(() => import("./routes/terms"));
 const DebugRoute = lazy(() => import("./routes/debug"));
 
-/** Every screen nested in one layout; /terms and /debug load on demand; anything else goes to / (replacing). */
+/** Every screen nested in one layout; /share, /terms and /debug load on demand; anything else goes to / (replacing). */
 export const routes: RouteObject[] = [
   {
     path: "/",

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startApi, startIndexer, startLocalChain, type LocalChain, type RunningApi, type RunningIndexer } from "@oro/dev-stack";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -19,6 +19,8 @@ if (!hasChromium) console.warn(`referral browser test skipped: no Chromium at ${
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** Generous: the machine is shared, and the indexer and the API's worker decide when a referral becomes payable. */
 const STEP_MS = 120_000;
+// Where the run's screenshots go: not committed (a test never rewrites a tracked file).
+const shotsDir = join(import.meta.dirname, "..", "test-results");
 
 let chain: LocalChain | undefined;
 let indexer: RunningIndexer | undefined;
@@ -87,6 +89,7 @@ async function reloadShareUntil(page: Page, ready: () => Promise<boolean>): Prom
 
 describe.skipIf(!hasChromium)("referral programme in Chromium against the real API and chain", () => {
   beforeAll(async () => {
+    mkdirSync(shotsDir, { recursive: true });
     const webPort = await freePort();
     origin = `http://127.0.0.1:${webPort}`;
     chain = await startLocalChain();
@@ -147,7 +150,7 @@ describe.skipIf(!hasChromium)("referral programme in Chromium against the real A
     await success.waitFor({ timeout: STEP_MS });
     expect(await success.textContent()).toContain("You earned extra ORO from dev-3");
     await success.getByRole("button", { name: "Great!" }).click();
-    await b.screenshot({ path: join(import.meta.dirname, "..", "screenshots", "e2e-referral-referee.png") });
+    await b.screenshot({ path: join(shotsDir, "referral-referee.png") });
 
     // A claims the invite reward: the entry turns into the disabled check mark with the amount.
     await invite.getByRole("button", { name: "Claim 1 ORO" }).click();
@@ -157,6 +160,6 @@ describe.skipIf(!hasChromium)("referral programme in Chromium against the real A
     // After the refetch without cache the API says so too (and not only this page's memory of the chain).
     await reloadShareUntil(a, () => invite.getByRole("button", { name: "Paid: 1 ORO" }).isVisible());
     expect(await a.getByTestId("total-earned").textContent()).toBe("1 ORO");
-    await a.screenshot({ path: join(import.meta.dirname, "..", "screenshots", "e2e-referral-referrer.png") });
+    await a.screenshot({ path: join(shotsDir, "referral-referrer.png") });
   }, 900_000);
 });
