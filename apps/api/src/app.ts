@@ -43,7 +43,7 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(healthRoutes, { prefix: "/api" });
   await fastify.register(authRoutes, { prefix: "/api/auth" });
   await fastify.register(referralCodeRoutes, { prefix: "/api/referral_codes" });
-  await fastify.register(referralRoutes, { prefix: "/api/referrals" });
+  await fastify.register(referralRoutes, { prefix: "/api/referrals", config });
   await fastify.register(streakRoutes, { prefix: "/api/streaks" });
   await fastify.register(notificationRoutes, { prefix: "/api/notifications" });
   await fastify.register(userRoutes, { prefix: "/api/user" });

@@ -17,8 +17,6 @@ const schema = object({
   VITE_SWAP_APP_URL: withDefault(string(URL_PATTERN), "https://world.org/mini-app?app_id=app_a4f7f3e62c1de0b9490a5260cb390b56"),
   /** World App's settings page for this mini app's permissions (the bell once permission was asked). */
   VITE_NOTIFICATION_SETTINGS_URL: withDefault(string(URL_PATTERN), "worldapp://settings/notifications"),
-  /** What a referrer earns per invite, in ORO, for the share screen's text (the API's REFERRAL_REFERRER_REWARD). */
-  VITE_REFERRER_REWARD_ORO: withDefault(string(/^\d{1,9}(\.\d{1,18})?$/), "1"),
   /** Operator switch: shows the claim-errors banner even before the app notices trouble itself. */
   VITE_CLAIM_ISSUES_BANNER: withDefault(literals("true", "false"), "false"),
   /** Operator switch for A/B experiments: the numbers of those switched on, comma-separated ("2"); empty: none. */
@@ -72,7 +70,6 @@ export const env = {
   /** Experiments an operator switched on (see src/features/experiments). */
   experimentsOn: raw.VITE_EXPERIMENTS === "" ? [] : raw.VITE_EXPERIMENTS.split(",").map(Number),
   socialUrl: raw.VITE_SOCIAL_URL,
-  referrerRewardOro: raw.VITE_REFERRER_REWARD_ORO,
 } as const;
 
 /**

@@ -55,6 +55,8 @@ export const DEFAULT_POLLS: Poll[] = [
 ];
 
 export interface FakeOptions {
+  /** What the API says the sharer earns per invite (default 1 ORO). */
+  referrerRewardWei?: bigint;
   /** Seconds since the last mint (ready when >= 1 day); null when the human never minted. */
   lastMintedSecondsAgo?: number | null;
   mintDataFails?: boolean;
@@ -175,6 +177,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
           : { eligible: false, reason: "ALREADY_CLAIMED", referralApplied: false, referrerUsername: null });
       return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
     },
+    getReferralProgramme: () => (record("getReferralProgramme"), Promise.resolve({ referrerRewardWei: options.referrerRewardWei ?? 10n ** 18n, refereeRewardWei: 5n * 10n ** 17n })),
     getReferralNonce: (address) => (record("getReferralNonce", address), Promise.resolve("InviteNonce1234")),
     acceptReferral: (address, input) => {
       record("acceptReferral", address, input);

@@ -38,11 +38,11 @@ afterEach(() => {
 });
 
 describe("share screen: signed out", () => {
-  it("shows the title, the earn text with the amount and a sign-in button; asks the API nothing", async () => {
-    const app = renderApp({ path: "/share" });
+  it("shows the title, the earn text with the API's amount and a sign-in button; asks nothing about the user", async () => {
+    const app = renderApp({ path: "/share", options: { referrerRewardWei: 2_500_000_000_000_000_000n } });
     // The screen is its own chunk (the first time in a run it is transformed first: a longer wait).
     expect(await screen.findByRole("heading", { name: "Invite friends" }, { timeout: 10_000 })).toBeInTheDocument();
-    expect(screen.getByText("Earn 1 ORO for every friend who joins with your code and claims.")).toBeInTheDocument();
+    expect(await screen.findByText("Earn 2.5 ORO for every friend who joins with your code and claims.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Sign in to share" })).toBeInTheDocument();
     expect(earningsCalls(app)).toHaveLength(0);
     expect(app.fakes.calls.some((call) => call.name === "getReferralCode")).toBe(false);

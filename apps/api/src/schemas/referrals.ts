@@ -96,6 +96,13 @@ export const oroEarnedResponseSchema = z
   })
   .meta({ id: "OroEarned" });
 
+export const referralProgrammeResponseSchema = z
+  .object({
+    referrerRewardWei: weiSchema.meta({ description: "What the sharer earns for each invite that claims (REFERRAL_REFERRER_REWARD)" }),
+    refereeRewardWei: weiSchema.meta({ description: "What the invited person earns (REFERRAL_REFEREE_REWARD)" }),
+  })
+  .meta({ id: "ReferralProgramme" });
+
 export const referralEligibilityResponseSchema = z
   .object({
     eligible: z.boolean().meta({ description: "Whether the wallet may accept an invite now" }),

@@ -47,6 +47,10 @@ export interface SwapReward {
 
 /** Whether the user may still accept an invite code, decided per human by the API (`GET /api/referrals/eligibility`). */
 export type ReferralEligibility = ApiSchemas["ReferralEligibility"];
+export interface ReferralProgramme {
+  referrerRewardWei: bigint;
+  refereeRewardWei: bigint;
+}
 export type ReferralEligibilityReason = ReferralEligibility["reason"];
 
 /** The payment types of a referral reward; any other value in an answer is refused ('Invalid payment type'). */
@@ -143,6 +147,8 @@ export interface OroApi {
   /** The user's own invite code (8 characters, upper case). */
   getReferralCode(userAddress: Address): Promise<string>;
   getReferralEligibility(userAddress: Address): Promise<ReferralEligibility>;
+  /** What the sharer and the invited person each earn (the API's settings). */
+  getReferralProgramme(): Promise<ReferralProgramme>;
   /** A single-use nonce for the invite message the referee signs. */
   getReferralNonce(userAddress: Address): Promise<string>;
   /** Accepts an invite code; the API's refusals come back as `error`, not thrown. */
@@ -295,6 +301,10 @@ export function createOroApi(options: ApiOptions): OroApi {
         await client.GET("/api/referrals/eligibility", { params: { query: { userAddress } } }),
       );
       return { eligible, reason, referralApplied, referrerUsername };
+    },
+    async getReferralProgramme() {
+      const { referrerRewardWei, refereeRewardWei } = unwrap(await client.GET("/api/referrals/programme"));
+      return { referrerRewardWei: BigInt(referrerRewardWei), refereeRewardWei: BigInt(refereeRewardWei) };
     },
     async getReferralNonce(userAddress) {
       return unwrap(await client.GET("/api/referrals/nonce", { params: { query: { userAddress } } })).nonce;

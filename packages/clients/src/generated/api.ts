@@ -1053,6 +1053,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/referrals/programme": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The referral programme's rewards: what the sharer and the invited person each earn */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReferralProgramme"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/referrals/refer_with_signature": {
         parameters: {
             query?: never;
@@ -2076,6 +2121,18 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             nonce: string;
+        };
+        ReferralProgramme: {
+            /** @description What the invited person earns (REFERRAL_REFEREE_REWARD) */
+            refereeRewardWei: string;
+            /** @description What the sharer earns for each invite that claims (REFERRAL_REFERRER_REWARD) */
+            referrerRewardWei: string;
+        };
+        ReferralProgrammeInput: {
+            /** @description What the invited person earns (REFERRAL_REFEREE_REWARD) */
+            refereeRewardWei: string;
+            /** @description What the sharer earns for each invite that claims (REFERRAL_REFERRER_REWARD) */
+            referrerRewardWei: string;
         };
         ReferredUser: {
             /** @description Present for claimable rewards */

@@ -1,17 +1,36 @@
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
+import type { Config } from "../../env.js";
 import { errorResponses, sessionSecurity } from "../../schemas/common.js";
 import {
   oroEarnedQuerySchema,
   oroEarnedResponseSchema,
   referralEligibilityResponseSchema,
   referralNonceResponseSchema,
+  referralProgrammeResponseSchema,
   referWithSignatureQuerySchema,
   referWithSignatureResponseSchema,
   userAddressQuery,
 } from "../../schemas/referrals.js";
 
-const referralRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
+const referralRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { config }, done) => {
   const { referrals } = fastify.services;
+
+  // The amounts the share screen names, from the API's own settings (one home: the web app never types them).
+  const programme = {
+    referrerRewardWei: config.referral.referrer.amountWei.toString(),
+    refereeRewardWei: config.referral.referee.amountWei.toString(),
+  };
+  fastify.get(
+    "/programme",
+    {
+      schema: {
+        tags: ["referrals"],
+        summary: "The referral programme's rewards: what the sharer and the invited person each earn",
+        response: { 200: referralProgrammeResponseSchema, ...errorResponses(429) },
+      },
+    },
+    () => programme,
+  );
 
   fastify.get(
     "/nonce",

@@ -5,6 +5,13 @@ import { useServices } from "../../lib/services";
 
 export const referralCodeKey = (address: Address | null) => ["referral-code", address] as const;
 export const referralEligibilityKey = (address: Address | null) => ["referral-eligibility", address] as const;
+export const referralProgrammeKey = ["referral-programme"] as const;
+
+/** The programme's rewards (the API's settings), for the share screen's text, signed in or not. */
+export function useReferralProgramme() {
+  const { api } = useServices();
+  return useQuery({ queryKey: referralProgrammeKey, queryFn: () => api.getReferralProgramme() });
+}
 
 /** The user's own invite code, for a connected wallet only (a code never changes). */
 export function useOwnReferralCode(address: Address | null) {

@@ -2,14 +2,12 @@ import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { Link } from "react-router";
-import { parseUnits } from "viem";
-import { ORO_DECIMALS } from "@oro/clients";
 import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
 import { useServices } from "../../lib/services";
 import { useStored, writeStored } from "../../lib/storage";
 import { useNowSeconds } from "../claim/use-now";
-import { useOwnReferralCode } from "../referral/use-referral";
+import { useOwnReferralCode, useReferralProgramme } from "../referral/use-referral";
 import { SignInButton } from "../session/SignInButton";
 import { useSession } from "../session/use-session";
 import { CopyCode } from "./CopyCode";
@@ -48,11 +46,14 @@ export function ShareScreen() {
   );
   const rewards = useRewardClaim(address, onClaimed);
 
-  const rewardAmount = formatShareAmount(parseUnits(env.referrerRewardOro, ORO_DECIMALS), locale);
+  const programme = useReferralProgramme();
   const header = (
     <>
       <h1 className="page__title">{t("share.title")}</h1>
-      <p className="page__body">{t("share.earn", { amount: rewardAmount })}</p>
+      {/* The amount is the API's setting; the line keeps its place while it loads. */}
+      <p className="page__body" aria-busy={!programme.data}>
+        {programme.data ? t("share.earn", { amount: formatShareAmount(programme.data.referrerRewardWei, locale) }) : "\u00a0"}
+      </p>
     </>
   );
 
