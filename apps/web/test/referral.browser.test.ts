@@ -65,7 +65,14 @@ async function closeAnyDialog(page: Page): Promise<void> {
 async function slideToClaim(page: Page): Promise<void> {
   await closeAnyDialog(page);
   const thumb = page.getByRole("slider");
-  const box = await thumb.boundingBox();
+  // The invite card of a never-minted user loads after the slider and moves it up: drag once the layout holds.
+  let box = await thumb.boundingBox();
+  for (let settled = 0; settled < 3; ) {
+    await page.waitForTimeout(250);
+    const next = await thumb.boundingBox();
+    settled = next && box && next.y === box.y ? settled + 1 : 0;
+    box = next;
+  }
   const track = await page.locator(".slider").boundingBox();
   if (!box || !track) throw new Error("slider not laid out");
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
