@@ -5,8 +5,20 @@ import { readStack } from "./stack-file.js";
 
 export { expect };
 
-/** Every journey gets the simulator page on the one stack of this run. */
-export const test = base.extend<{ sim: Simulator }>({
+/**
+ * Every journey gets the simulator page on the one stack of this run. Without Chromium every journey is skipped
+ * with the reason, before any browser is asked for (an automatic fixture runs first).
+ */
+export const test = base.extend<{ chromium: undefined; sim: Simulator }>({
+  chromium: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      testInfo.skip(!HAS_CHROMIUM, NO_CHROMIUM_MESSAGE);
+      await use(undefined);
+    },
+    { auto: true },
+  ],
   sim: async ({ page }, use, testInfo) => {
     page.on("pageerror", (error) => console.error(`[${testInfo.title}] page error: ${error.message}`));
     page.on("console", (message) => {
@@ -25,8 +37,4 @@ export const test = base.extend<{ sim: Simulator }>({
     // What the phone showed when a journey failed.
     if (testInfo.status !== testInfo.expectedStatus) await sim.shot("failure").catch(() => undefined);
   },
-});
-
-test.beforeEach(() => {
-  test.skip(!HAS_CHROMIUM, NO_CHROMIUM_MESSAGE);
 });

@@ -76,8 +76,10 @@ export class Simulator {
   /** Announcements are closed as they come (see ANNOUNCEMENT_TITLES); `false` leaves them for the journey. */
   async closeAnnouncements(on: boolean): Promise<void> {
     const announcement = this.announcement();
-    // The modal may still be sliding in (never "stable" for a click): the close button gets the click event.
-    if (on) await this.page.addLocatorHandler(announcement, () => announcement.locator(".modal__close").dispatchEvent("click"), { noWaitAfter: true });
+    // The modal may still be sliding in (never "stable" for a click): the close button gets the click event. It
+    // may also have gone by itself meanwhile (a claim modal comes first), which is fine.
+    const close = () => announcement.locator(".modal__close").dispatchEvent("click", undefined, { timeout: 3_000 }).catch(() => undefined);
+    if (on) await this.page.addLocatorHandler(announcement, close, { noWaitAfter: true });
     else await this.page.removeLocatorHandler(announcement);
   }
 
