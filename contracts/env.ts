@@ -75,6 +75,4 @@ export const env = {
   devFundingMints: Number(read("DEV_FUNDING_MINTS") ?? "40"),
   /** Test-mode faucet payout per claim (development chain only). */
   faucetAmountPerClaim: parseOro(read("FAUCET_AMOUNT_PER_CLAIM") ?? "0.5"),
-  /** Set by the `test` and `coverage` scripts: the coverage run compiles instrumented contracts. */
-  coverageRun: read("SOLIDITY_COVERAGE") === "true",
 };

@@ -30,10 +30,6 @@ const config: HardhatUserConfig = {
       evmVersion: "cancun",
     },
   },
-  // The coverage run compiles instrumented contracts into folders of its own: in the shared artifacts/ they would
-  // be missing or instrumented for a moment, and every suite deploying from artifacts/ meanwhile (the indexer, the
-  // API, the stack, the end-to-end journeys run beside this one) would fail or deploy them.
-  ...(env.coverageRun ? { paths: { artifacts: ".coverage_artifacts", cache: ".coverage_cache" } } : {}),
   defaultNetwork: "hardhat",
   networks: {
     hardhat: {
