@@ -44,4 +44,26 @@ describe("the chain clock (when reminders are due)", () => {
     await settle();
     expect(clock.now().getTime()).toBe(1_000_000_000);
   });
+
+  it("current() reads the chain at once, between background reads (a chain moved a moment ago)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000_000 });
+    let chainSeconds = 1_000_000;
+    const read = vi.fn(() => Promise.resolve(chainSeconds));
+    const clock = createChainClock(read, 5_000);
+    clock.now();
+    await settle();
+    chainSeconds += 86_400;
+    // now() keeps what it read until the next background read is due; current() asks.
+    expect(clock.now().getTime()).toBe(1_000_000_000);
+    expect((await clock.current()).getTime()).toBe((1_000_000 + 86_400) * 1000);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
+  it("current() answers within its deadline when the chain hangs: what now() says", async () => {
+    const clock = createChainClock(() => new Promise<number>(() => undefined));
+    const before = Date.now();
+    const current = await clock.current(50);
+    expect(current.getTime()).toBeGreaterThanOrEqual(before);
+    expect(Date.now() - before).toBeLessThan(2_000);
+  });
 });

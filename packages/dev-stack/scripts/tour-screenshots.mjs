@@ -2,7 +2,7 @@
 // The README's tour pictures: `pnpm --filter @oro/dev-stack screenshots` starts the stack as `pnpm start` does
 // (on free ports, its own state folder), opens the World App simulator in Chromium, signs in, verifies and
 // claims in the phone, and writes docs/tour/simulator-claim.png; then opens the share screen and writes
-// docs/tour/share.png. Needs /usr/bin/chromium and the packages built (pnpm build).
+// docs/tour/share.png. Needs /usr/bin/chromium; the package script builds what it runs from first.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";

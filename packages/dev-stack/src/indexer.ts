@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
-import { waitForHttpOk } from "./ready.js";
+import { rpcCall, waitFor, waitForHttpOk } from "./ready.js";
 import { binOf, workspacePaths } from "./workspace.js";
 
 export interface RunningIndexer {
@@ -32,7 +32,9 @@ export interface IndexerOptions {
 
 /**
  * The indexer as `pnpm start` runs it (`scripts/start.ts`, which names its storage after the chain it finds) on
- * PGlite, resolved once `/ready` answers (the backfill is done).
+ * PGlite, resolved once it has indexed the block that was the chain's head when it answered `/ready`: Ponder
+ * answers `/ready` once its backfill reached the block it started from, and may still be indexing the deploy's
+ * later blocks, when the first screens would show partial figures.
  */
 export async function startIndexer(options: IndexerOptions): Promise<RunningIndexer> {
   const { indexer } = workspacePaths();
@@ -63,10 +65,25 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
     if (ownsData) rmSync(pgliteRoot, { recursive: true, force: true });
   };
   try {
-    await waitForHttpOk(`${url}/ready`, options.timeoutMs ?? 180_000, service);
+    const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+    await waitForHttpOk(`${url}/ready`, deadline - Date.now(), service);
+    const head = Number(await rpcCall<string>(options.rpcUrl, "eth_blockNumber"));
+    await waitFor(`it indexed block ${head}`, deadline - Date.now(), service, async () => indexedBlock(url).then((block) => block >= head));
   } catch (error) {
     await stop();
     throw error;
   }
   return { url, port, pgliteRoot, service, stop };
+}
+
+/** The highest block Ponder's `/status` says it has indexed (0 while it cannot tell). */
+async function indexedBlock(url: string): Promise<number> {
+  try {
+    const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) });
+    if (!response.ok) return 0;
+    const status = (await response.json()) as Record<string, { block?: { number?: number } | null }>;
+    return Math.max(0, ...Object.values(status).map((chain) => chain.block?.number ?? 0));
+  } catch {
+    return 0;
+  }
 }

@@ -26,6 +26,17 @@ export async function waitForHttpOk(url: string, timeoutMs: number, service?: Se
   }
 }
 
+/** Polls `check` until it returns true; throws after `timeoutMs`, or as soon as `service` exits. */
+export async function waitFor(what: string, timeoutMs: number, service: Service | undefined, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (service && !service.running()) throw exitedError(service, what);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms: ${what}${service ? `:\n${service.output().slice(-4_000)}` : ""}`);
+    await pause(150);
+  }
+}
+
 /** Calls a JSON-RPC method once; throws on a transport error or an RPC error. */
 export async function rpcCall<T>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
   const response = await fetch(rpcUrl, {

@@ -99,7 +99,7 @@ export function createAuthService(options: AuthServiceOptions) {
       where: { nonce, purpose: "sign_in", consumedAt: null, expiresAt: { gt: new Date() } },
     });
     if (!pending) throw await describeUnusableNonce(nonce, "sign_in");
-    const foreign = foreignMessage(message);
+    const foreign = await foreignMessage(message);
     if (foreign) {
       // A message made for another site, chain or time: its nonce (perhaps fetched by a phishing site) is spent.
       await consumeNonce(nonce, "sign_in");
@@ -133,7 +133,7 @@ export function createAuthService(options: AuthServiceOptions) {
   }
 
   /** Why a parsed sign-in message is not one for us (domain, URI, chain, Issued At), or undefined. */
-  function foreignMessage(message: SiweMessage): ApiError | undefined {
+  async function foreignMessage(message: SiweMessage): Promise<ApiError | undefined> {
     const { domains, chainIds, maxAgeMs } = options.siwe;
     // MiniKit 2 writes EIP-4361's optional scheme ("https://host wants you…") and its parser keeps it in `domain`.
     const domain = message.domain.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
@@ -153,7 +153,10 @@ export function createAuthService(options: AuthServiceOptions) {
       return new ApiError(401, "SIWE_CHAIN_MISMATCH", `sign-in messages for chain ${message.chain_id} are not accepted here`);
     }
     const issuedAt = Date.parse(message.issued_at);
-    const now = (options.clock ?? wallClock).now().getTime();
+    const clock = options.clock ?? wallClock;
+    let now = clock.now().getTime();
+    // Dated ahead of what the clock last knew: the chain may have just been moved (the phone follows it); ask it.
+    if (issuedAt > now + 60_000) now = (await clock.current()).getTime();
     // A minute of clock skew ahead; behind, as long as a nonce lives.
     if (Number.isNaN(issuedAt) || issuedAt > now + 60_000 || issuedAt < now - maxAgeMs) {
       return new ApiError(401, "SIWE_ISSUED_AT_INVALID", "the sign-in message was not issued in the last few minutes");

@@ -6,9 +6,13 @@
  *
  * The chain's time is read in the background, at most every `refreshMs`, and carried forward with the wall
  * clock in between: asking for now never waits for the chain, and an unreachable chain means the wall clock.
+ * `current()` reads the chain at once instead, for a caller that would refuse something dated after `now()`
+ * (a sign-in message from a phone whose clock follows a chain moved a moment ago).
  */
 export interface ChainClock {
   now(): Date;
+  /** Now, with the chain read at once (within `timeoutMs`; past it, or with the chain down, what `now()` says). */
+  current(timeoutMs?: number): Promise<Date>;
 }
 
 export function createChainClock(readLatestBlockSeconds: () => Promise<number>, refreshMs = 5_000): ChainClock {
@@ -16,29 +20,43 @@ export function createChainClock(readLatestBlockSeconds: () => Promise<number>, 
   let readAt = Number.NEGATIVE_INFINITY;
   let reading = false;
 
+  function read(): Promise<void> {
+    return readLatestBlockSeconds().then((seconds) => {
+      seen = { chainMs: seconds * 1000, at: Date.now() };
+    });
+  }
+
   function refresh(wall: number): void {
     if (reading || wall - readAt < refreshMs) return;
     reading = true;
     readAt = wall;
-    readLatestBlockSeconds()
-      .then((seconds) => {
-        seen = { chainMs: seconds * 1000, at: Date.now() };
-      })
+    read()
       .catch(() => undefined)
       .finally(() => {
         reading = false;
       });
   }
 
+  function now(): Date {
+    const wall = Date.now();
+    refresh(wall);
+    if (!seen) return new Date(wall);
+    return new Date(Math.max(wall, seen.chainMs + (wall - seen.at)));
+  }
+
   return {
-    now() {
-      const wall = Date.now();
-      refresh(wall);
-      if (!seen) return new Date(wall);
-      return new Date(Math.max(wall, seen.chainMs + (wall - seen.at)));
+    now,
+    async current(timeoutMs = 2_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([read().catch(() => undefined), deadline]);
+      clearTimeout(timer);
+      return now();
     },
   };
 }
 
 /** The wall clock alone (tests, and wherever no chain is configured). */
-export const wallClock: ChainClock = { now: () => new Date() };
+export const wallClock: ChainClock = { now: () => new Date(), current: () => Promise.resolve(new Date()) };

@@ -1,0 +1,158 @@
+// How long `pnpm start` takes to be ready, as a newcomer meets it: `pnpm --filter @oro/dev-stack bench`.
+// Clones this repository's HEAD into a temporary folder, installs it (the README's install command), then runs the
+// README's start command twice on free ports: first on the fresh clone (everything is built), then again (the
+// build replayed from Turborepo's cache). Each run is timed from the command's launch to its "Ready in" line,
+// checked by opening the URL it prints, then stopped with SIGINT to its process group (what Ctrl-C sends), timed
+// until it exits, and its ports checked free. Prints the figures beside the target. Needs only Node.js, npm and
+// git; BENCH_RUNS sets the number of warm runs (default 1). Nothing in the working tree is touched.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const TARGET_SECONDS = 60;
+const PNPM = ["--yes", "pnpm@10.34.9"];
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const warmRuns = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);
+
+const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
+const commit = git("rev-parse", "--short", "HEAD");
+if (git("status", "--porcelain", "--untracked-files=no") !== "") {
+  console.log(`note: the working tree has uncommitted changes; this measures the commit ${commit}, not them.`);
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function portFree(port) {
+  return new Promise((resolvePort) => {
+    const server = createServer();
+    server.once("error", () => resolvePort(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolvePort(true)));
+  });
+}
+
+const load = () => loadavg().map((value) => value.toFixed(2)).join(" / ");
+
+const scratch = mkdtempSync(join(tmpdir(), "oro-bench-start-"));
+const clone = join(scratch, "oro");
+let current;
+/** Stops a stack still running (SIGINT, as Ctrl-C: it stops its services' groups too), then deletes the clone. */
+async function cleanUp() {
+  if (current && current.exitCode === null && current.signalCode === null) {
+    const gone = new Promise((resolveExit) => current.once("exit", resolveExit));
+    const signal = (name) => {
+      try {
+        process.kill(-current.pid, name);
+      } catch {
+        // already gone
+      }
+    };
+    signal("SIGINT");
+    await Promise.race([gone, new Promise((resolveWait) => setTimeout(resolveWait, 30_000))]);
+    signal("SIGKILL");
+  }
+  rmSync(scratch, { recursive: true, force: true });
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    void cleanUp().then(() => process.exit(130));
+  });
+}
+
+/** One `pnpm start`: launch → "Ready in" → URL answers → SIGINT → exit, on ports of its own. */
+async function startOnce(label) {
+  const ports = {};
+  for (const variable of ["CHAIN_PORT", "INDEXER_PORT", "API_PORT", "WEB_PORT", "SIMULATOR_PORT"]) ports[variable] = String(await freePort());
+  const loadBefore = load();
+  const launchedAt = performance.now();
+  const child = spawn("npx", [...PNPM, "start"], {
+    cwd: clone,
+    env: { ...process.env, ...ports, STACK_DIR: join(scratch, "stack"), FORCE_COLOR: "0", DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  current = child;
+  let output = "";
+  const exited = new Promise((resolveExit) => child.on("exit", (code, signal) => resolveExit({ code, signal })));
+  const ready = new Promise((resolveReady, reject) => {
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const match = /Ready in (\d+(?:\.\d+)?) s\. Open (\S+)/.exec(output);
+      if (match) resolveReady({ printed: Number(match[1]), url: match[2], at: performance.now() });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    void exited.then(({ code }) => reject(new Error(`${label}: pnpm start exited (${code}) before it was ready:\n${output.slice(-3_000)}`)));
+  });
+  const { printed, url, at } = await ready;
+  const wall = (at - launchedAt) / 1000;
+  const page = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+  if (!page.ok) throw new Error(`${label}: ${url} answered ${page.status}`);
+  await page.body?.cancel();
+
+  const stopAt = performance.now();
+  process.kill(-child.pid, "SIGINT");
+  const { code } = await exited;
+  const stopSeconds = (performance.now() - stopAt) / 1000;
+  const busy = [];
+  for (const [variable, port] of Object.entries(ports)) if (!(await portFree(Number(port)))) busy.push(`${variable}=${port}`);
+  if (code !== 0) throw new Error(`${label}: the stack exited with ${code} on SIGINT:\n${output.slice(-3_000)}`);
+  if (busy.length > 0) throw new Error(`${label}: ports still taken after the stop: ${busy.join(", ")}`);
+  return { label, wall, printed, stopSeconds, loadBefore };
+}
+
+try {
+  console.log(`Cloning ${commit} into ${clone} …`);
+  execFileSync("git", ["clone", "--quiet", root, clone]);
+  console.log("Installing (npx --yes pnpm@10.34.9 install) …");
+  const installAt = performance.now();
+  execFileSync("npx", [...PNPM, "install", "--frozen-lockfile"], { cwd: clone, stdio: "ignore" });
+  const installSeconds = (performance.now() - installAt) / 1000;
+
+  const runs = [];
+  console.log("Starting on the fresh clone (builds everything) …");
+  runs.push(await startOnce("first start on a fresh clone (builds everything)"));
+  for (let run = 1; run <= warmRuns; run += 1) {
+    console.log(`Starting again (${run} of ${warmRuns}, build from Turborepo's cache) …`);
+    runs.push(await startOnce(`start again (build from Turborepo's cache)${warmRuns > 1 ? ` #${run}` : ""}`));
+  }
+
+  const rows = [
+    ["pnpm start, launch to ready", "launch → ready", "printed", "stop (SIGINT)", "target", "met", "load before (1/5/15 min)"],
+    ...runs.map((run) => [
+      run.label,
+      `${run.wall.toFixed(1)} s`,
+      `${run.printed.toFixed(1)} s`,
+      `${run.stopSeconds.toFixed(1)} s`,
+      `≤ ${TARGET_SECONDS} s`,
+      run.wall <= TARGET_SECONDS ? "yes" : "NO",
+      run.loadBefore,
+    ]),
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  console.log();
+  console.log(`Commit ${commit} on ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), Node.js ${process.version}; install took ${installSeconds.toFixed(1)} s.`);
+  for (const [index, row] of rows.entries()) {
+    console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join("   ")}`);
+    if (index === 0) console.log(`  ${widths.map((width) => "─".repeat(width)).join("   ")}`);
+  }
+  console.log();
+  console.log('"launch → ready": from launching the README\'s start command to its "Ready in" line (npx included);');
+  console.log('"printed": the figure the command itself prints. Every port was free again after each stop.');
+  await cleanUp();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  await cleanUp();
+  process.exit(1);
+}
