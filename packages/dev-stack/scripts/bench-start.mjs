@@ -23,15 +23,20 @@ if (git("status", "--porcelain", "--untracked-files=no") !== "") {
   console.log(`note: the working tree has uncommitted changes; this measures the commit ${commit}, not them.`);
 }
 
-function freePort() {
-  return new Promise((resolvePort, reject) => {
+/** `count` ports free at once: each held open until all are picked, so the OS cannot hand one out twice. */
+async function freePorts(count) {
+  const servers = [];
+  for (let index = 0; index < count; index += 1) {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
+    await new Promise((resolveListen, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", resolveListen);
     });
-  });
+    servers.push(server);
+  }
+  const ports = servers.map((server) => server.address().port);
+  await Promise.all(servers.map((server) => new Promise((resolveClose) => server.close(resolveClose))));
+  return ports;
 }
 
 function portFree(port) {
@@ -72,8 +77,9 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 /** One `pnpm start`: launch → "Ready in" → URL answers → SIGINT → exit, on ports of its own. */
 async function startOnce(label) {
-  const ports = {};
-  for (const variable of ["CHAIN_PORT", "INDEXER_PORT", "API_PORT", "WEB_PORT", "SIMULATOR_PORT"]) ports[variable] = String(await freePort());
+  const variables = ["CHAIN_PORT", "INDEXER_PORT", "API_PORT", "WEB_PORT", "SIMULATOR_PORT"];
+  const picked = await freePorts(variables.length);
+  const ports = Object.fromEntries(variables.map((variable, index) => [variable, String(picked[index])]));
   const loadBefore = load();
   const launchedAt = performance.now();
   const child = spawn("npx", [...PNPM, "start"], {
@@ -84,7 +90,11 @@ async function startOnce(label) {
   });
   current = child;
   let output = "";
-  const exited = new Promise((resolveExit) => child.on("exit", (code, signal) => resolveExit({ code, signal })));
+  // Done when npx has exited and the stack under it too (the last writer of the output pipe closes it).
+  const exited = Promise.all([
+    new Promise((resolveExit) => child.on("exit", (code, signal) => resolveExit({ code, signal }))),
+    new Promise((resolveEnd) => child.stdout.on("end", resolveEnd)),
+  ]).then(([status]) => status);
   const ready = new Promise((resolveReady, reject) => {
     const onData = (chunk) => {
       output += chunk.toString();
@@ -103,11 +113,13 @@ async function startOnce(label) {
 
   const stopAt = performance.now();
   process.kill(-child.pid, "SIGINT");
-  const { code } = await exited;
+  const { code, signal } = await exited;
   const stopSeconds = (performance.now() - stopAt) / 1000;
   const busy = [];
   for (const [variable, port] of Object.entries(ports)) if (!(await portFree(Number(port)))) busy.push(`${variable}=${port}`);
-  if (code !== 0) throw new Error(`${label}: the stack exited with ${code} on SIGINT:\n${output.slice(-3_000)}`);
+  // npx itself may die of the SIGINT (as in a terminal); the stack under it must say it stopped everything.
+  const stopped = /\nStopped\.\n/.test(output) && (code === 0 || signal === "SIGINT");
+  if (!stopped) throw new Error(`${label}: the stack did not stop cleanly on SIGINT (${code ?? signal}):\n${output.slice(-3_000)}`);
   if (busy.length > 0) throw new Error(`${label}: ports still taken after the stop: ${busy.join(", ")}`);
   return { label, wall, printed, stopSeconds, loadBefore };
 }

@@ -1,7 +1,23 @@
 import net from "node:net";
 
-/** A port that was free a moment ago (the OS picks it), for a server we are about to start. */
-export function freePort(host = "127.0.0.1"): Promise<number> {
+/** Ports this process has handed out: the OS may pick a closed port again at once, and two services would clash. */
+const handedOut = new Set<number>();
+
+/**
+ * A port that was free a moment ago (the OS picks it), for a server we are about to start; never one this
+ * process handed out before.
+ */
+export async function freePort(host = "127.0.0.1"): Promise<number> {
+  for (let attempt = 0; ; attempt += 1) {
+    const port = await pickPort(host);
+    if (!handedOut.has(port) || attempt >= 20) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function pickPort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
