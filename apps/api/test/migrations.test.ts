@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readMigrations } from "../src/db/migrate.js";
+import { createAllowList } from "../src/services/allow-list.js";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "./helpers/database.js";
 
 let db: TestDatabase;
@@ -70,5 +71,51 @@ describe("the migration runner", () => {
     await expect(prisma.referral.create({ data: { referrerId: a.id, refereeId: b.id, referralCodeId: code.id } })).rejects.toMatchObject({
       code: "P2002",
     });
+  });
+});
+
+describe("migration 20261222000000_allow_list_per_human", () => {
+  const name = "20261222000000_allow_list_per_human";
+  const [listed, other] = ["0x00000000000000000000000000000000000000c1", "0x00000000000000000000000000000000000000c2"];
+  const human = `0x${"ab".repeat(32)}` as const;
+  let before: TestDatabase;
+
+  beforeAll(async () => {
+    const migrations = await readMigrations();
+    before = await createTestDatabase(migrations.slice(0, migrations.findIndex((migration) => migration.name === name)));
+  });
+  afterAll(async () => {
+    await before.drop();
+  });
+
+  it("keeps every allow-listed wallet, as an address-only entry the API binds to the wallet's human", async () => {
+    const { prisma } = before.database;
+    await prisma.$executeRaw`INSERT INTO "referral_allow_list" ("address", "note", "created_at")
+      VALUES (${listed}, 'early supporter', '2026-01-02T03:04:05Z'), (${other}, NULL, '2026-01-03T00:00:00Z')`;
+    expect((await before.database.migrate()).applied).toContain(name);
+
+    const rows = await prisma.referralAllowList.findMany({ orderBy: { address: "asc" } });
+    expect(rows).toEqual([
+      { id: expect.any(String) as string, nullifierHash: null, address: listed, note: "early supporter", boundAt: null, createdAt: new Date("2026-01-02T03:04:05Z") },
+      { id: expect.any(String) as string, nullifierHash: null, address: other, note: null, boundAt: null, createdAt: new Date("2026-01-03T00:00:00Z") },
+    ]);
+    const allowList = createAllowList(prisma);
+    expect(await allowList.exempts(listed, null)).toBe(true);
+    expect(await allowList.exempts(listed, human)).toBe(true);
+    expect(await prisma.referralAllowList.findUnique({ where: { nullifierHash: human } })).toMatchObject({ address: listed, note: "early supporter" });
+    expect(await allowList.exempts(listed, `0x${"cd".repeat(32)}`)).toBe(false);
+  });
+
+  it("holds one entry per human and one address-only entry per wallet", async () => {
+    const { prisma } = before.database;
+    await expect(prisma.referralAllowList.create({ data: { nullifierHash: human, address: other } })).rejects.toMatchObject({ code: "P2002" });
+    await expect(prisma.referralAllowList.create({ data: { address: other } })).rejects.toMatchObject({ code: "P2002" });
+    // Several humans may have minted to one wallet: each has an entry naming it.
+    await prisma.referralAllowList.create({ data: { nullifierHash: `0x${"01".repeat(32)}`, address: other } });
+    await prisma.referralAllowList.create({ data: { nullifierHash: `0x${"02".repeat(32)}`, address: other } });
+    // A human in another form than the referrals keep it, or an entry naming nobody, is refused.
+    await expect(prisma.referralAllowList.create({ data: { nullifierHash: `0x${"AB".repeat(32)}` } })).rejects.toThrow();
+    await expect(prisma.referralAllowList.create({ data: { nullifierHash: "12345" } })).rejects.toThrow();
+    await expect(prisma.referralAllowList.create({ data: {} })).rejects.toThrow();
   });
 });

@@ -4,11 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
+import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/database.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { FakeIndexer, serveFakeIndexer } from "./helpers/fake-indexer.js";
 
-// The operator's commands as the operator runs them (pnpm swap-volumes / pnpm polls), each a process of its
+// The operator's commands as the operator runs them (pnpm swap-volumes / polls / allow-list), each a process of its
 // own on a database of this test: a PGlite folder, or in the "postgres" project a fresh PostgreSQL database.
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const run = promisify(execFile);
@@ -30,15 +33,18 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function command(script: string, ...args: string[]) {
+async function commandWith(extraEnv: Record<string, string>, script: string, ...args: string[]) {
+  const options = { cwd: apiRoot, env: { ...env, ...extraEnv }, timeout: 240_000 };
   try {
-    const { stdout } = await run(path.join(apiRoot, "node_modules", ".bin", "tsx"), [`scripts/${script}.ts`, ...args], { cwd: apiRoot, env, timeout: 240_000 });
-    return { code: 0, out: stdout };
+    const { stdout, stderr } = await run(path.join(apiRoot, "node_modules", ".bin", "tsx"), [`scripts/${script}.ts`, ...args], options);
+    return { code: 0, out: stdout, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: `${failed.stdout}${failed.stderr}` };
+    return { code: failed.code, out: `${failed.stdout}${failed.stderr}`, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+const command = (script: string, ...args: string[]) => commandWith({}, script, ...args);
 
 async function withDatabase<T>(read: (database: Database) => Promise<T>): Promise<T> {
   const database = server ? server.database : await openDatabase({ kind: "pglite", dataDir: env.PGLITE_DATA_DIR ?? "" });
@@ -87,5 +93,90 @@ describe("pnpm polls", { timeout: 600_000 }, () => {
     const refused = await command("polls", "create", file);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain("invalid poll");
+  });
+});
+
+describe("pnpm allow-list", { timeout: 600_000 }, () => {
+  // The indexer the command asks (INDEXER_URL): the fake indexer's mints served over HTTP.
+  const indexer = new FakeIndexer();
+  let served: Awaited<ReturnType<typeof serveFakeIndexer>>;
+  beforeAll(async () => {
+    served = await serveFakeIndexer(indexer);
+  });
+  afterAll(async () => {
+    await served.close();
+  });
+  const allowList = (...args: string[]) => commandWith({ INDEXER_URL: served.url }, "allow-list", ...args);
+  const wallet = () => privateKeyToAddress(generatePrivateKey());
+  const day = 86_400;
+  const now = Math.floor(Date.now() / 1000);
+
+  it("records one entry per human who minted to the wallet, an address-only entry otherwise, and a human named directly", async () => {
+    const [shared, fresh, unreachable] = [wallet(), wallet(), wallet()];
+    const [first, second, named] = [toHex(70_001n, { size: 32 }), toHex(70_002n, { size: 32 }), toHex(70_003n, { size: 32 })];
+    indexer.mint(shared, first, now - 2 * day);
+    indexer.mint(shared, second, now - day);
+
+    const added = await allowList("add", shared, "support", "case");
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain(`allow-listed human ${first} (support case), who minted to ${shared.toLowerCase()}`);
+    expect(added.stdout).toContain(`allow-listed human ${second} (support case), who minted to ${shared.toLowerCase()}`);
+
+    const addressOnly = await allowList("add", fresh.toLowerCase());
+    expect(addressOnly.code).toBe(0);
+    expect(addressOnly.stdout.trim().split("\n")).toEqual([
+      `allow-listed ${fresh.toLowerCase()} as an address-only entry: no human has minted to this wallet yet (it is eligible anyway); the first human the API finds behind it gets the exemption`,
+    ]);
+
+    const down = await commandWith({ INDEXER_URL: "http://127.0.0.1:9" }, "allow-list", "add", unreachable, "indexer", "down");
+    expect(down.code).toBe(0);
+    expect(down.stdout.trim().split("\n")).toHaveLength(1);
+    expect(down.stdout).toContain(`allow-listed ${unreachable.toLowerCase()} (indexer down) as an address-only entry: the indexer (http://127.0.0.1:9) did not answer`);
+
+    // A human by nullifier hash, here in decimal: kept in the same form as the referrals keep it.
+    const byHuman = await allowList("add", "--human", BigInt(named).toString(), "vip");
+    expect(byHuman).toMatchObject({ code: 0, stdout: `allow-listed human ${named} (vip)\n` });
+
+    const listed = (await allowList("list")).stdout.trim().split("\n");
+    expect(listed[0]).toBe("human\twallet\tcreated at\tnote");
+    const rows = listed.slice(1).map((line) => line.split("\t"));
+    expect(rows.map(([human, address, , note]) => [human, address, note])).toEqual(
+      expect.arrayContaining([
+        [first, shared.toLowerCase(), "support case"],
+        [second, shared.toLowerCase(), "support case"],
+        ["(address-only)", fresh.toLowerCase(), ""],
+        ["(address-only)", unreachable.toLowerCase(), "indexer down"],
+        [named, "-", "vip"],
+      ]),
+    );
+    for (const row of rows) expect(row[2]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await withDatabase((database) => database.prisma.referralAllowList.count())).toBe(5);
+
+    expect((await allowList("remove", shared)).stdout).toBe(`removed 2 entries of ${shared}\n`);
+    expect((await allowList("remove", named)).stdout).toBe(`removed 1 entry of ${named}\n`);
+    expect((await allowList("remove", named)).stdout).toBe(`${named} was not on the allow-list\n`);
+    const left = await withDatabase((database) => database.prisma.referralAllowList.findMany({ orderBy: { address: "asc" } }));
+    expect(left.map((entry) => [entry.nullifierHash, entry.address]).sort()).toEqual(
+      [[null, fresh.toLowerCase()], [null, unreachable.toLowerCase()]].sort(),
+    );
+  });
+
+  it("refuses bad input with one line on stderr and exit code 2, before touching anything", async () => {
+    const cases = [
+      [["add", "0x12"], /"0x12" is not a wallet address/],
+      [["add", "--human", "0x1234"], /"0x1234" is not a nullifier hash/],
+      [["add", "--human"], /add --human needs a nullifier hash/],
+      [["remove", "banana"], /"banana" is neither a wallet address .* nor a nullifier hash/],
+      [["frobnicate", "0x12"], /"frobnicate 0x12" is not an allow-list command; usage: allow-list add/],
+      [[], /^usage: allow-list add/],
+    ] as const;
+    for (const [args, message] of cases) {
+      const refused = await allowList(...args);
+      expect(refused.code, args.join(" ")).toBe(2);
+      expect(refused.stdout).toBe("");
+      const lines = refused.stderr.trim().split("\n");
+      expect(lines, args.join(" ")).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+    }
   });
 });

@@ -1,5 +1,6 @@
+import { toHex } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAllowList } from "../src/services/allow-list.js";
+import { allowListEntries, allowListWallet } from "./helpers/allow-list.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
@@ -119,11 +120,120 @@ describe("farming the referral programme with a second wallet", () => {
 
     const second = await newUser(t.app);
     indexer.mint(second.account.address, human, now() + DAY);
-    await createAllowList(t.db.database.prisma).add(second.address, "support case");
+    await allowListWallet(t.db.database.prisma, indexer, second.address, "support case");
     expect((await eligibility(second)).json()).toMatchObject({ eligible: false, reason: "ALREADY_REFERRED", referralApplied: false });
     const refused = await acceptCode(t.app, second, await referralCodeOf(t.app, await verifiedUser()));
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ error: "REFERRAL_ALREADY_EXISTS" });
+  });
+});
+
+describe("the allow-list is per human, not per wallet", () => {
+  const allowList = (wallet: TestUser, note?: string) => allowListWallet(t.db.database.prisma, indexer, wallet.address, note);
+  const humanHex = (human: bigint) => toHex(human, { size: 32 });
+  async function clearStreakCache(user: TestUser) {
+    const response = await t.app.inject({ method: "GET", url: `/api/streaks/clear-streak-cache?userAddress=${user.address}`, headers: bearer(user.token) });
+    expect(response.statusCode).toBe(200);
+  }
+
+  it("a human allow-listed through wallet A is eligible on wallet B and accepts an invite there, once", async () => {
+    const human = newHuman();
+    const [a, b, c] = [await newUser(t.app), await newUser(t.app), await newUser(t.app)];
+    for (const wallet of [a, b, c]) indexer.mint(wallet.account.address, human, now() - 3 * DAY);
+    expect((await eligibility(b)).json()).toMatchObject({ eligible: false, reason: "ALREADY_CLAIMED" });
+
+    await allowList(a, "support case");
+    expect((await eligibility(b)).json()).toEqual({ eligible: true, reason: "ALLOW_LISTED", referralApplied: false, referrerUsername: null });
+    const accepted = await acceptCode(t.app, b, await referralCodeOf(t.app, await verifiedUser()));
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toMatchObject({ referral: { status: "payable" } });
+    expect((await oroEarned(t.app, b)).rewardForBeingReferee).not.toBeNull();
+
+    // Still one referral per human: the same human on a third wallet (or on A) is refused.
+    expect((await eligibility(c)).json()).toMatchObject({ eligible: false, reason: "ALREADY_REFERRED" });
+    const again = await acceptCode(t.app, c, await referralCodeOf(t.app, await verifiedUser()));
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: "REFERRAL_ALREADY_EXISTS" });
+    expect((await acceptCode(t.app, a, await referralCodeOf(t.app, await verifiedUser()))).statusCode).toBe(409);
+  });
+
+  it("a second human who mints to an allow-listed wallet does not get the exemption", async () => {
+    const [first, second] = [newHuman(), newHuman()];
+    const [a, secondsOwn, firstsOther] = [await newUser(t.app), await newUser(t.app), await newUser(t.app)];
+    indexer.mint(secondsOwn.account.address, second, now() - 4 * DAY);
+    indexer.mint(firstsOther.account.address, first, now() - 4 * DAY);
+    indexer.mint(a.account.address, first, now() - 3 * DAY);
+    await allowList(a);
+    expect(await allowListEntries(t.db.database.prisma)).toContainEqual({ human: humanHex(first), wallet: a.address, note: null });
+
+    // Later the second human mints to A: the API now sees them behind A, and they are not allow-listed.
+    indexer.mint(a.account.address, second, now() - DAY);
+    expect((await eligibility(a)).json()).toMatchObject({ eligible: false, reason: "ALREADY_CLAIMED" });
+    const refused = await acceptCode(t.app, a, await referralCodeOf(t.app, await verifiedUser()));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: "NOT_ELIGIBLE" });
+    expect((await eligibility(secondsOwn)).json()).toMatchObject({ eligible: false, reason: "ALREADY_CLAIMED" });
+    // The first human keeps it, on any wallet of theirs.
+    expect((await eligibility(firstsOther)).json()).toMatchObject({ eligible: true, reason: "ALLOW_LISTED" });
+  });
+
+  it("an address-only entry becomes the first human's the API finds behind the wallet, and theirs only", async () => {
+    const [first, second] = [newHuman(), newHuman()];
+    const [a, firstsOld, secondsOld] = [await newUser(t.app), await newUser(t.app), await newUser(t.app)];
+    indexer.mint(firstsOld.account.address, first, now() - 5 * DAY);
+    indexer.mint(secondsOld.account.address, second, now() - 5 * DAY);
+    await allowList(a, "promised before their first claim");
+    expect(await allowListEntries(t.db.database.prisma)).toContainEqual({ human: null, wallet: a.address, note: "promised before their first claim" });
+    // Nobody is known behind A yet: the entry lets the wallet through, as before, and nobody else.
+    expect((await eligibility(a)).json()).toMatchObject({ eligible: true, reason: "ALLOW_LISTED" });
+    expect((await eligibility(firstsOld)).json()).toMatchObject({ eligible: false, reason: "ALREADY_CLAIMED" });
+
+    indexer.mint(a.account.address, first, now() - 4 * DAY);
+    await clearStreakCache(a);
+    // The API learns A's human: the entry is that human's now, on every wallet of theirs.
+    expect((await eligibility(a)).json()).toMatchObject({ eligible: true, reason: "ALLOW_LISTED" });
+    expect(await allowListEntries(t.db.database.prisma)).toContainEqual({ human: humanHex(first), wallet: a.address, note: "promised before their first claim" });
+    expect((await eligibility(firstsOld)).json()).toMatchObject({ eligible: true, reason: "ALLOW_LISTED" });
+
+    // A second human minting to A later gets nothing from it.
+    indexer.mint(a.account.address, second, now() - DAY);
+    const code = await referralCodeOf(t.app, await verifiedUser());
+    const refused = await acceptCode(t.app, a, code);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: "NOT_ELIGIBLE" });
+    expect((await eligibility(secondsOld)).json()).toMatchObject({ eligible: false, reason: "ALREADY_CLAIMED" });
+    const accepted = await acceptCode(t.app, firstsOld, code);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toMatchObject({ referral: { status: "payable" } });
+  });
+
+  it("an address-only entry binds at the referee's first mint when the invite came before it", async () => {
+    const [human, later] = [newHuman(), newHuman()];
+    const [a, old, laterOwn] = [await newUser(t.app), await newUser(t.app), await newUser(t.app)];
+    indexer.mint(old.account.address, human, now() - 5 * DAY);
+    indexer.mint(laterOwn.account.address, later, now() - 5 * DAY);
+    await allowList(a);
+    expect((await acceptCode(t.app, a, await referralCodeOf(t.app, await verifiedUser()))).statusCode).toBe(200);
+    expect(await referralOf(a)).toMatchObject({ status: "pending" });
+
+    // A human who had claimed before the acceptance mints to A: the entry is theirs, so the referral pays.
+    indexer.mint(a.account.address, human);
+    expect((await oroEarned(t.app, a)).rewardForBeingReferee).not.toBeNull();
+    expect(await referralOf(a)).toMatchObject({ status: "payable" });
+    expect(await allowListEntries(t.db.database.prisma)).toContainEqual({ human: humanHex(human), wallet: a.address, note: null });
+    // And nobody else's: another human who minted to A afterwards is refused on their own wallet.
+    indexer.mint(a.account.address, later, now() + 60);
+    expect((await eligibility(laterOwn)).json()).toMatchObject({ eligible: false, reason: "ALREADY_CLAIMED" });
+  });
+
+  it("while the indexer is down, an address-only entry still lets its wallet through, and nothing else is guessed", async () => {
+    const [a, unknown] = [await newUser(t.app), await newUser(t.app)];
+    await allowList(a);
+    indexer.down = true;
+    expect((await eligibility(a)).json()).toEqual({ eligible: true, reason: "ALLOW_LISTED", referralApplied: false, referrerUsername: null });
+    expect((await eligibility(unknown)).statusCode).toBe(503);
+    const code = await referralCodeOf(t.app, a);
+    expect((await acceptCode(t.app, unknown, code)).json()).toMatchObject({ error: "ELIGIBILITY_UNAVAILABLE" });
   });
 });
 
@@ -175,7 +285,7 @@ describe("GET /api/referrals/eligibility", () => {
     expect((await eligibility(claimed)).json()).toEqual({ eligible: false, reason: "ALREADY_CLAIMED", referralApplied: false, referrerUsername: null });
     const listed = await newUser(t.app);
     indexer.mint(listed.account.address, newHuman());
-    await createAllowList(t.db.database.prisma).add(listed.address);
+    await allowListWallet(t.db.database.prisma, indexer, listed.address);
     expect((await eligibility(listed)).json()).toEqual({ eligible: true, reason: "ALLOW_LISTED", referralApplied: false, referrerUsername: null });
   });
 

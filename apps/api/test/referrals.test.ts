@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { acceptCode, newUser, oroEarned, referralCodeOf, referralNonce, type TestUser } from "./helpers/referrals.js";
 import { bearer } from "./helpers/siwe.js";
-import { createAllowList } from "../src/services/allow-list.js";
+import { allowListWallet } from "./helpers/allow-list.js";
 
 const DEV_VOUCHER_SIGNER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const claimContract = addresses[CHAIN_IDS.development].ReferralClaim;
@@ -189,7 +189,7 @@ describe("POST /api/referrals/refer_with_signature", () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: "NOT_ELIGIBLE" });
 
-    await createAllowList(t.db.database.prisma).add(referee.account.address, "early supporter");
+    await allowListWallet(t.db.database.prisma, indexer, referee.account.address, "early supporter");
     const accepted = await acceptCode(t.app, referee, code);
     expect(accepted.statusCode).toBe(200);
     // The referee has minted already, so the referral is payable at once.

@@ -1,4 +1,5 @@
 import { openDatabase, type Database } from "../../src/db/database.js";
+import type { Migration } from "../../src/db/migrate.js";
 import { createScratchDatabase } from "../../src/db/scratch.js";
 
 /**
@@ -22,15 +23,16 @@ export function testDatabaseKind(): "pglite" | "postgres" {
   return serverUrl ? "postgres" : "pglite";
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `migrations`: apply only these (a migration's own test starts from the ones before it). */
+export async function createTestDatabase(migrations?: Migration[]): Promise<TestDatabase> {
   if (!serverUrl) {
     const database = await openDatabase({ kind: "pglite", dataDir: "memory://" });
-    await database.migrate();
+    await database.migrate(migrations);
     return { database, kind: "pglite", drop: () => database.close() };
   }
   const scratch = await createScratchDatabase(serverUrl, "oro_api_test");
   const database = await openDatabase({ kind: "postgres", url: scratch.url });
-  await database.migrate();
+  await database.migrate(migrations);
   return {
     database,
     kind: "postgres",

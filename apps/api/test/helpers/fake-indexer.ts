@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { toHex, type Address, type Hex } from "viem";
 import {
   IndexerUnavailableError,
@@ -124,4 +126,36 @@ export class FakeIndexer implements IndexerClient {
     this.check();
     return Promise.resolve(this.paid.some((payout) => payout.nonce === nonce));
   }
+}
+
+/**
+ * Serves `indexer`'s mints over HTTP as the indexer's `GET /streaks/:address/claims?limit=N` does, for a
+ * process of its own (an operator command) given INDEXER_URL. Anything else answers 404.
+ */
+export async function serveFakeIndexer(indexer: FakeIndexer): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://indexer");
+    const match = /^\/streaks\/(0x[0-9a-f]{40})\/claims$/.exec(url.pathname);
+    if (!match?.[1]) {
+      response.writeHead(404).end();
+      return;
+    }
+    indexer.claims(match[1] as Address, Number(url.searchParams.get("limit") ?? "10")).then(
+      (claims) => {
+        const body = JSON.stringify({ claims }, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+        response.writeHead(200, { "content-type": "application/json" }).end(body);
+      },
+      () => response.writeHead(503).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

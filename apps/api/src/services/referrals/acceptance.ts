@@ -2,6 +2,7 @@ import { buildReferralMessage } from "@oro/clients";
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, isHex, type Address, type Hex } from "viem";
 import type { PrismaClient, Referral, User } from "../../generated/prisma/client.js";
+import type { AllowList } from "../allow-list.js";
 import type { AuthService } from "../auth.js";
 import type { ChainService } from "../chain.js";
 import { startDeadline } from "../deadline.js";
@@ -43,6 +44,7 @@ export interface AcceptanceOptions {
   auth: AuthService;
   codes: ReferralCodes;
   activation: ReferralActivation;
+  allowList: Pick<AllowList, "exempts">;
   /** The wallet's newest claims through the streak cache (stale while the indexer is down); 503 ApiError without one. */
   cachedClaims: (address: Address) => Promise<{ nullifierHash: string }[]>;
   log: FastifyBaseLogger;
@@ -59,29 +61,26 @@ const unavailable = () => new ApiError(503, "ELIGIBILITY_UNAVAILABLE", "cannot c
  * they are applied at the first mint (activation.ts).
  */
 export function createReferralAcceptance(options: AcceptanceOptions) {
-  const { prisma, chain, indexer, codes, activation, log, forget } = options;
-
-  async function isAllowListed(address: string): Promise<boolean> {
-    return (await prisma.referralAllowList.findUnique({ where: { address: address.toLowerCase() } })) !== null;
-  }
+  const { prisma, chain, indexer, codes, activation, allowList, log, forget } = options;
 
   /**
    * The referee's standing, asked of the indexer itself (no cache): eligible while no human is known to have
-   * minted to the wallet, or when allow-listed; and the human when known.
+   * minted to the wallet, or when that human is allow-listed; and the human when known.
    */
   async function standingOf(referee: User): Promise<{ eligible: boolean; human: Hex | null }> {
-    const allowListed = await isAllowListed(referee.address);
     const remembered = referee.nullifierHash ? normaliseNullifierHash(BigInt(referee.nullifierHash)) : null;
+    let human: Hex | null;
     try {
       const [claim] = await indexer.claims(getAddress(referee.address), 1);
-      const human = claim ? normaliseNullifierHash(claim.nullifierHash) : remembered;
-      return { eligible: human === null || allowListed, human };
+      human = claim ? normaliseNullifierHash(claim.nullifierHash) : remembered;
     } catch (error) {
       if (!(error instanceof IndexerUnavailableError)) throw error;
-      if (allowListed) return { eligible: true, human: remembered };
+      // The remembered human's entry, or (human unknown) an address-only entry of this wallet, still decides.
+      if (await allowList.exempts(referee.address, remembered)) return { eligible: true, human: remembered };
       log.warn({ err: error }, "eligibility check failed: indexer unavailable");
       throw unavailable();
     }
+    return { eligible: human === null || (await allowList.exempts(referee.address, human)), human };
   }
 
   /** A known referee human: not the referrer's own, and not held by another referral. */
@@ -174,23 +173,23 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
 
   /**
    * Whether `user` may accept an invite now, per human where the human is known: a referral of theirs (this
-   * wallet, or another wallet of the same human) comes first, then the allow-list, then whether the human
-   * has minted. Read through the streak cache, so it answers while the indexer is down if anything is cached.
+   * wallet, or another wallet of the same human) comes first, then the allow-list (the human's entry, or while
+   * the human is unknown an address-only entry of this wallet), then whether the human has minted. Read through the streak cache, so it answers while the indexer is down if anything is cached.
    */
   async function eligibility(user: User): Promise<Eligibility> {
     const own = await prisma.referral.findUnique({ where: { refereeId: user.id }, include: { referrer: true } });
     if (own) {
       return { eligible: false, reason: ELIGIBILITY_REASON.alreadyReferred, referralApplied: true, referrerUsername: own.referrer.username };
     }
-    const allowListed = await isAllowListed(user.address);
     let human = user.nullifierHash ? normaliseNullifierHash(BigInt(user.nullifierHash)) : null;
+    let indexerDown = false;
     if (!human) {
       try {
         const [claim] = await options.cachedClaims(getAddress(user.address));
         if (claim) human = normaliseNullifierHash(BigInt(claim.nullifierHash));
       } catch (error) {
         if (!(error instanceof ApiError && error.statusCode === 503)) throw error;
-        if (!allowListed) throw unavailable();
+        indexerDown = true;
       }
     }
     const none = { referralApplied: false, referrerUsername: null };
@@ -198,6 +197,9 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
       const held = await prisma.referral.findFirst({ where: { refereeNullifierHash: human, status: { not: "rejected" } } });
       if (held) return { eligible: false, reason: ELIGIBILITY_REASON.alreadyReferred, ...none };
     }
+    // Per human; an address-only entry of this wallet becomes the human's here when the human is known.
+    const allowListed = await allowList.exempts(user.address, human);
+    if (indexerDown && !allowListed) throw unavailable();
     if (allowListed) return { eligible: true, reason: ELIGIBILITY_REASON.allowListed, ...none };
     // A known human is one who has minted: that is how the API learns of a human.
     if (human) return { eligible: false, reason: ELIGIBILITY_REASON.alreadyClaimed, ...none };

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Hex } from "viem";
 import type { PaymentType, Prisma, PrismaClient, Referral, RewardSide, User } from "../../generated/prisma/client.js";
+import type { AllowList } from "../allow-list.js";
 import type { ChainService } from "../chain.js";
 import { violatedConstraint } from "../errors.js";
 import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer.js";
@@ -21,6 +22,7 @@ export interface ActivationOptions {
   prisma: PrismaClient;
   chain: ChainService;
   indexer: IndexerClient;
+  allowList: Pick<AllowList, "exempts">;
   rewards: Record<RewardSide, RewardRule>;
   log: FastifyBaseLogger;
   /** Drops cached earnings of these addresses. */
@@ -35,7 +37,7 @@ export type ReferralActivation = ReturnType<typeof createReferralActivation>;
  * transition out of `pending` writes, so running it twice, or in two processes, changes nothing.
  */
 export function createReferralActivation(options: ActivationOptions) {
-  const { prisma, chain, log, forget } = options;
+  const { prisma, chain, allowList, log, forget } = options;
 
   async function facts(referral: PendingReferral, indexer: IndexerClient): Promise<ActivationFacts> {
     const referee = await humansOfWallet(indexer, referral.referee);
@@ -45,10 +47,12 @@ export function createReferralActivation(options: ActivationOptions) {
         ? normaliseNullifierHash(referee.firstMint.nullifierHash)
         : null;
     if (refereeHuman) referee.humans.add(refereeHuman);
-    const allowListed = (await prisma.referralAllowList.findUnique({ where: { address: referral.referee.address } })) !== null;
     if (!refereeHuman) {
-      return { refereeHuman, refereeHumans: referee.humans, refereeFirstMintedAt: null, referrerHumans: new Set(), acceptedAt: referral.acceptedAtBlockTime ?? referral.createdAt, refereeAllowListed: allowListed };
+      // Nothing is decided before the human is known (see decideActivation): the allow-list waits too.
+      return { refereeHuman, refereeHumans: referee.humans, refereeFirstMintedAt: null, referrerHumans: new Set(), acceptedAt: referral.acceptedAtBlockTime ?? referral.createdAt, refereeAllowListed: false };
     }
+    // The allow-list per human; an address-only entry of the referee's wallet becomes this human's here.
+    const allowListed = await allowList.exempts(referral.referee.address, refereeHuman);
     const refereeFirstMintedAt = await firstMintOfHuman(indexer, refereeHuman, referee.firstMint);
     const referrer = await humansOfWallet(indexer, referral.referrer);
     return {

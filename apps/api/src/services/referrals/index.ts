@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import type { PrismaClient, RewardSide } from "../../generated/prisma/client.js";
+import { createAllowList } from "../allow-list.js";
 import type { AuthService } from "../auth.js";
 import type { ChainService } from "../chain.js";
 import type { IndexerClient } from "../indexer.js";
@@ -39,9 +40,10 @@ export type ReferralService = ReturnType<typeof createReferralService>;
 export function createReferralService(options: ReferralServiceOptions) {
   const { prisma, chain, indexer, log } = options;
   const codes = createReferralCodes(prisma);
+  const allowList = createAllowList(prisma, log);
   // Earnings are cached per address; activation and acceptance drop what they change.
   const forget = (...addresses: string[]) => earnings.forget(...addresses);
-  const activation = createReferralActivation({ prisma, chain, indexer, rewards: options.rewards, log, forget });
+  const activation = createReferralActivation({ prisma, chain, indexer, allowList, rewards: options.rewards, log, forget });
   const earnings = createReferralEarnings({
     prisma,
     chain,
@@ -58,6 +60,7 @@ export function createReferralService(options: ReferralServiceOptions) {
     auth: options.auth,
     codes,
     activation,
+    allowList,
     cachedClaims: options.cachedClaims,
     log,
     forget,

@@ -45,7 +45,7 @@ export function sameHumanOnBothSides(referrerHumans: ReadonlySet<Hex>, refereeHu
 
 /**
  * Rule: a referee human is eligible only if that human (through any wallet) had not minted before the
- * acceptance, or the referee's wallet is on the allow-list. Block times are whole seconds: a mint in the
+ * acceptance, or the referee's human is on the allow-list (on whichever wallet). Block times are whole seconds: a mint in the
  * second of the acceptance counts as after it.
  */
 export function refereeHumanEligible(input: { firstMintedAt: number | null; acceptedAt: Date; allowListed: boolean }): boolean {
@@ -64,6 +64,7 @@ export interface ActivationFacts {
   /** Every human that minted to the referrer's wallet. */
   referrerHumans: ReadonlySet<Hex>;
   acceptedAt: Date;
+  /** The referee's human is on the allow-list. */
   refereeAllowListed: boolean;
 }
 
