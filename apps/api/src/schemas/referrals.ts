@@ -108,7 +108,8 @@ export const referralEligibilityResponseSchema = z
     eligible: z.boolean().meta({ description: "Whether the wallet may accept an invite now" }),
     reason: z.enum(Object.values(ELIGIBILITY_REASON)).meta({
       description:
-        "NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: may accept although it has claimed; " +
+        "NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: the wallet's human (while none is known, " +
+        "this wallet) is on the allow-list and may accept although they have claimed; " +
         "ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral",
     }),
     referralApplied: z.boolean().meta({ description: "This wallet has accepted an invite" }),

@@ -823,7 +823,7 @@ export interface paths {
         };
         /**
          * Whether the wallet may accept an invite now (decided per human where the human is known)
-         * @description Eligible while no human is known to have minted to the wallet, or when allow-listed. Read through the streak cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).
+         * @description Eligible while no human is known to have minted to the wallet, or when the wallet's human is allow-listed. Read through the streak cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).
          */
         get: {
             parameters: {
@@ -2088,7 +2088,7 @@ export interface components {
             /** @description Whether the wallet may accept an invite now */
             eligible: boolean;
             /**
-             * @description NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: may accept although it has claimed; ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral
+             * @description NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: the wallet's human (while none is known, this wallet) is on the allow-list and may accept although they have claimed; ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral
              * @enum {string}
              */
             reason: "NEVER_CLAIMED" | "ALLOW_LISTED" | "ALREADY_CLAIMED" | "ALREADY_REFERRED";
@@ -2101,7 +2101,7 @@ export interface components {
             /** @description Whether the wallet may accept an invite now */
             eligible: boolean;
             /**
-             * @description NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: may accept although it has claimed; ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral
+             * @description NEVER_CLAIMED: no human is known to have minted to this wallet; ALLOW_LISTED: the wallet's human (while none is known, this wallet) is on the allow-list and may accept although they have claimed; ALREADY_CLAIMED: the wallet's human has minted; ALREADY_REFERRED: this wallet, or another wallet of the same human, has a referral
              * @enum {string}
              */
             reason: "NEVER_CLAIMED" | "ALLOW_LISTED" | "ALREADY_CLAIMED" | "ALREADY_REFERRED";

@@ -80,7 +80,7 @@ const referralRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, {
         tags: ["referrals"],
         summary: "Whether the wallet may accept an invite now (decided per human where the human is known)",
         description:
-          "Eligible while no human is known to have minted to the wallet, or when allow-listed. Read through the streak " +
+          "Eligible while no human is known to have minted to the wallet, or when the wallet's human is allow-listed. Read through the streak " +
           "cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).",
         security: sessionSecurity,
         querystring: userAddressQuery,
