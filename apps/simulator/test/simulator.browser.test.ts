@@ -167,6 +167,11 @@ describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local s
     expect(summaries.some((summary) => /^sendTransaction: 0x[0-9a-f]{64}$/.test(summary))).toBe(true);
     const alice = state.humans.find((human) => human.id === "alice")?.wallets[0];
     expect(Number(alice?.oro ?? "0")).toBeGreaterThan(0);
+
+    // The controls show where the mini app is as it navigates inside the phone, not only where it was launched.
+    await expect.poll(() => page.locator("#frame-url").textContent(), { timeout: 10_000 }).toBe("/");
+    await app.getByRole("link", { name: "Share" }).click();
+    await expect.poll(() => page.locator("#frame-url").textContent(), { timeout: 10_000 }).toBe("/share");
     await page.close();
   }, 300_000);
 });

@@ -25,6 +25,19 @@ async function closeDialogs(app) {
   for (const close of await app.getByRole("dialog").getByRole("button", { name: "Close" }).all()) await close.click().catch(() => undefined);
 }
 
+/** Closes dialogs until none has come up for 2 s (an announcement opens a moment after the screen settles). */
+async function settleDialogs(app) {
+  let quietSince = Date.now();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() - quietSince < 2_000 && Date.now() < deadline) {
+    if ((await app.getByRole("dialog").count()) > 0) {
+      await closeDialogs(app);
+      quietSince = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function press(app, target, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -58,10 +71,9 @@ try {
   await press(app, app.getByRole("button", { name: "Verify with World ID" }), 60_000);
   const thumb = app.getByRole("slider");
   await thumb.waitFor({ timeout: 60_000 });
-  await closeDialogs(app);
   mkdirSync(outDir, { recursive: true });
   // The claim screen, ready to claim, inside the simulator with its controls.
-  await page.waitForTimeout(1_000);
+  await settleDialogs(app);
   await page.screenshot({ path: join(outDir, "simulator-claim.png") });
   console.log(`  wrote ${join(outDir, "simulator-claim.png")}`);
 
@@ -73,14 +85,14 @@ try {
   await page.mouse.up();
   await app.locator(".claim--success").waitFor({ timeout: 90_000 }).catch(() => console.warn("  (no claim success shown)"));
 
-  await closeDialogs(app);
+  await settleDialogs(app);
   const frame = page.frame({ url: (url) => !url.pathname.startsWith("/__simulator") && url.protocol === "http:" });
   await frame?.evaluate(() => {
     window.history.pushState({}, "", "/share");
     window.dispatchEvent(new PopStateEvent("popstate"));
   });
-  await page.waitForTimeout(3_000);
-  await closeDialogs(app);
+  await app.getByRole("heading", { level: 1 }).first().waitFor({ timeout: 30_000 });
+  await settleDialogs(app);
   await page.screenshot({ path: join(outDir, "share.png") });
   console.log(`  wrote ${join(outDir, "share.png")}`);
 } catch (error) {

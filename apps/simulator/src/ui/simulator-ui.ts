@@ -108,7 +108,20 @@ export function simulatorUi(): void {
       current.shares.map((share) => `<li><strong>${escapeHtml(share.title ?? "")}</strong> ${escapeHtml(share.text ?? "")} <a href="${escapeHtml(share.url ?? "")}" target="_blank" rel="noreferrer">${escapeHtml(share.url ?? "")}</a><br><small>${new Date(share.at).toLocaleTimeString()} · ${share.wallet.slice(0, 8)}…</small></li>`).join("") ||
       "<li class=hint>Nothing shared yet.</li>";
     byId("log").innerHTML = current.log.map((entry) => `<li>${new Date(entry.at).toLocaleTimeString()} ${escapeHtml(entry.summary)}</li>`).join("");
-    byId("frame-url").textContent = frame.getAttribute("src") ?? "";
+    showFrameUrl();
+  }
+
+  /** Where the mini app is now: it navigates inside the frame (same origin through the proxy), not only where it was launched. */
+  function showFrameUrl() {
+    let where = frame.getAttribute("src") ?? "";
+    try {
+      const location = frame.contentWindow?.location;
+      if (location && location.href !== "about:blank") where = `${location.pathname}${location.search}${location.hash}`;
+    } catch {
+      // not readable while it loads: the launch path
+    }
+    const shown = byId("frame-url");
+    if (shown.textContent !== where) shown.textContent = where;
   }
 
   async function refresh() {
@@ -293,4 +306,5 @@ export function simulatorUi(): void {
     void refreshReminders();
     void refresh().catch(() => undefined);
   }, 5_000);
+  window.setInterval(showFrameUrl, 500);
 }
