@@ -159,6 +159,13 @@ describe("pnpm allow-list", { timeout: 600_000 }, () => {
     expect(left.map((entry) => [entry.nullifierHash, entry.address]).sort()).toEqual(
       [[null, fresh.toLowerCase()], [null, unreachable.toLowerCase()]].sort(),
     );
+
+    // Once a human has minted to the wallet, adding it again makes its address-only entry that human's.
+    const later = toHex(70_004n, { size: 32 });
+    indexer.mint(unreachable, later, now);
+    expect((await allowList("add", unreachable)).stdout).toBe(`allow-listed human ${later} (indexer down), who minted to ${unreachable.toLowerCase()}\n`);
+    const bound = await withDatabase((database) => database.prisma.referralAllowList.findMany({ where: { address: unreachable.toLowerCase() } }));
+    expect(bound).toEqual([expect.objectContaining({ nullifierHash: later, note: "indexer down", boundAt: expect.any(Date) as Date })]);
   });
 
   it("refuses bad input with one line on stderr and exit code 2, before touching anything", async () => {
