@@ -1,6 +1,8 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig, loadEnv } from "vite";
 import { bundleReport } from "./scripts/bundle-report.ts";
+import { firstPaint } from "./scripts/first-paint.ts";
 import { productionGuard } from "./scripts/production-guard.ts";
 
 // The dev server and preview listen on 127.0.0.1 only; the port and the API target come from the environment.
@@ -9,7 +11,8 @@ export default defineConfig(({ mode }) => {
   const port = Number(env.WEB_PORT ?? 5173);
   const apiTarget = env.API_URL ?? `http://127.0.0.1:${env.API_PORT ?? "3001"}`;
   return {
-    plugins: [productionGuard(), react(), bundleReport()],
+    // The claim-issues banner tops the first screen: then the static first paint (without it) is left out.
+    plugins: [productionGuard(), react(), firstPaint({ i18nDir: fileURLToPath(new URL("./src/i18n", import.meta.url)), enabled: env.VITE_CLAIM_ISSUES_BANNER !== "true" }), bundleReport()],
     server: {
       host: "127.0.0.1",
       port,

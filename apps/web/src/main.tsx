@@ -6,7 +6,6 @@ import { initI18n } from "./i18n";
 import { createDefaultServices } from "./lib/default-services";
 import { createQueryClient } from "./lib/query-client";
 import { installMiniKit } from "./lib/world-app/install";
-import "./styles.css";
 
 installMiniKit();
 captureDeepLinkReferral(window.location.search);
