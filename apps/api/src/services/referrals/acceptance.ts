@@ -174,7 +174,8 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
   /**
    * Whether `user` may accept an invite now, per human where the human is known: a referral of theirs (this
    * wallet, or another wallet of the same human) comes first, then the allow-list (the human's entry, or while
-   * the human is unknown an address-only entry of this wallet), then whether the human has minted. Read through the streak cache, so it answers while the indexer is down if anything is cached.
+   * the human is unknown an address-only entry of this wallet), then whether the human has minted. Read
+   * through the streak cache, so it answers while the indexer is down if anything is cached.
    */
   async function eligibility(user: User): Promise<Eligibility> {
     const own = await prisma.referral.findUnique({ where: { refereeId: user.id }, include: { referrer: true } });
