@@ -5,8 +5,9 @@
 // index.html for every path, /api on the same origin), then opens / in Chromium, signed out with a cold cache
 // at 390×844, and reads the Largest Contentful Paint with a PerformanceObserver. Two profiles: unthrottled, and
 // slow 4G (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, through the DevTools protocol) with the CPU slowed
-// down 4×. BENCH_RUNS sets the runs per profile (default 7). No API runs: every /api call is answered 502 at once,
-// as the proxy does while the API is down, so the figures also show that the first screen does not wait for it.
+// down 4×. BENCH_RUNS sets the runs per profile (default 7), BENCH_LOCALE the browser's language (default en-US).
+// No API runs: every /api call (and the chain's RPC) is answered 502 at once, as the proxy does while the API is
+// down, so the figures also show that the first screen does not wait for it.
 // Prints the median and the worst run beside the reference figures, with the machine and its load.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
@@ -20,6 +21,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const VIEWPORT = { width: 390, height: 844 };
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 7) || 7);
+/** The browser's language (BENCH_LOCALE, default en-US): the first screen's language follows it. */
+const locale = process.env.BENCH_LOCALE ?? "en-US";
 
 /** The figures measured before, and the goal (Chromium, production build, LCP of /). */
 const PROFILES = [
@@ -166,7 +169,7 @@ function observeInPage() {
 
 async function measureOnce(profile) {
   // A new context per run: its own cache, cookies, storage and connections (a new visitor, cold cache).
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  const context = await browser.newContext({ viewport: VIEWPORT, locale });
   try {
     const page = await context.newPage();
     const errors = [];
@@ -219,7 +222,7 @@ try {
   }
 
   const rows = [
-    ["LCP of / (signed out, cold cache, 390×844)", "median", "worst", "best", "reference", "goal", "met", "load before / after (1 min)"],
+    [`LCP of / (signed out, cold cache, 390×844, ${locale})`, "median", "worst", "best", "reference", "goal", "met", "load before / after (1 min)"],
     ...results.map(({ profile, measured, loadBefore, loadAfter }) => {
       const lcps = measured.map((result) => result.lcp);
       const worst = Math.max(...lcps);

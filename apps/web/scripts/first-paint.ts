@@ -89,18 +89,18 @@ export function firstPaintLanguage(candidates: readonly unknown[], known: readon
 }
 
 /**
- * Runs inline in index.html, right after #root, before any module: fills #root with the template in the language
- * the app will pick (stored choice, then the wallet, then the browser, as src/i18n/index.ts), or leaves it empty.
- * Inlined by its source text, so it uses nothing but its arguments and the page's globals.
+ * Runs inline in index.html, right after #root, before any module: picks the language the app will pick (stored
+ * choice, then the wallet, then the browser, as src/i18n/index.ts), preloads its strings, and fills #root with the
+ * template in that language, or leaves it empty. Inlined by its source text, so it uses nothing but its arguments
+ * and the page's globals.
  */
 export function paintFirstScreen(
   strings: Record<string, FirstPaintStrings>,
   template: string,
   pick: (candidates: readonly unknown[], known: readonly string[]) => string,
   fallback: string,
+  preloads: Record<string, string>,
 ): void {
-  const root = document.getElementById("root");
-  if (!root || window.location.pathname !== "/") return;
   // As src/lib/storage.ts reads it: no storage, or a value that is not JSON, reads as nothing stored.
   const stored = (key: string): unknown => {
     try {
@@ -110,9 +110,6 @@ export function paintFirstScreen(
       return null;
     }
   };
-  const session = stored("session");
-  // The app treats a stored session as signed in until it has expired; only a certainly expired one is drawn.
-  if (typeof session === "object" && session !== null && !(Date.parse(String(Reflect.get(session, "expiresAt"))) <= Date.now())) return;
   const choice = stored("language");
   const candidates: unknown[] = [typeof choice === "string" ? choice : null];
   const worldApp: unknown = Reflect.get(window, "WorldApp");
@@ -122,8 +119,22 @@ export function paintFirstScreen(
     candidates.filter((candidate) => candidate != null),
     [fallback, ...Object.keys(strings).filter((each) => each !== fallback)],
   );
+  // The app's first render waits for its language's strings (a chunk of their own, en aside): asked for now,
+  // alongside the app's scripts, on every path and signed in or not.
+  const chunk = preloads[language];
+  if (chunk) {
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.crossOrigin = "";
+    link.href = chunk;
+    document.head.append(link);
+  }
+  const root = document.getElementById("root");
   const text = strings[language];
-  if (!text) return;
+  if (!root || !text || window.location.pathname !== "/") return;
+  const session = stored("session");
+  // The app treats a stored session as signed in until it has expired; only a certainly expired one is drawn.
+  if (typeof session === "object" && session !== null && !(Date.parse(String(Reflect.get(session, "expiresAt"))) <= Date.now())) return;
   root.innerHTML = template;
   const set = (selector: string, value: string) => {
     const element = root.querySelector(selector);
@@ -142,11 +153,11 @@ export function paintFirstScreen(
   document.documentElement.lang = language;
 }
 
-/** The inline script for index.html. */
-export function firstPaintScript(strings: Record<string, FirstPaintStrings>): string {
+/** The inline script for index.html; `preloads`: each language's strings chunk (a build's; none in development). */
+export function firstPaintScript(strings: Record<string, FirstPaintStrings>, preloads: Record<string, string> = {}): string {
   // "<" escaped in the data: no text can close the script element.
   const data = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
-  const script = `(${paintFirstScreen.toString()})(${data(strings)},${data(FIRST_PAINT_TEMPLATE)},${firstPaintLanguage.toString()},${data(FALLBACK_LANGUAGE)});`;
+  const script = `(${paintFirstScreen.toString()})(${[data(strings), data(FIRST_PAINT_TEMPLATE), firstPaintLanguage.toString(), data(FALLBACK_LANGUAGE), data(preloads)].join(",")});`;
   if (/<\/script|<!--/i.test(script)) throw new Error("the first paint's script would end its script element");
   return script;
 }
@@ -163,8 +174,13 @@ export function firstPaint({ i18nDir, enabled = true }: { i18nDir: string; enabl
       order: "post",
       handler(html, context) {
         if (!enabled || context.path !== "/index.html") return html;
-        let page = html.replace('<div id="root"></div>', `<div id="root"></div>\n    <script>${firstPaintScript(firstPaintStrings(i18nDir))}</script>`);
         const bundle = context.bundle;
+        const preloads: Record<string, string> = {};
+        for (const chunk of Object.values(bundle ?? {})) {
+          const language = chunk.type === "chunk" ? /[\\/]src[\\/]i18n[\\/](\w+)\.json$/.exec(chunk.facadeModuleId ?? "")?.[1] : undefined;
+          if (language) preloads[language] = `/${chunk.fileName}`;
+        }
+        let page = html.replace('<div id="root"></div>', `<div id="root"></div>\n    <script>${firstPaintScript(firstPaintStrings(i18nDir), preloads)}</script>`);
         if (bundle) {
           page = page.replace(/<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)">/g, (link, file: string) => {
             const asset = bundle[file];

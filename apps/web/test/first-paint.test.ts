@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)("the static first paint of / in Chromium (producti
     }
     const html = readFileSync(join(outDir, "index.html"), "utf8");
     entryScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1] ?? "";
-    server = await preview({ root, logLevel: "error", build: { outDir }, preview: { host: "127.0.0.1", port: 0, strictPort: false } });
+    server = await preview({ root, logLevel: "error", build: { outDir }, preview: { host: "127.0.0.1", port: 0, strictPort: false, proxy: {} } });
     origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   }, 180_000);
@@ -227,6 +227,38 @@ describe.skipIf(!hasChromium)("the static first paint of / in Chromium (producti
       await app.locator(".claim--signedOut").waitFor({ timeout: 30_000 });
       expect(await page.evaluate(() => document.documentElement.lang), name).toBe(expected);
       expect(await app.locator(".claim__tagline").textContent(), name).toBe(tagline);
+      await page.context().close();
+    }
+  }, 120_000);
+
+  it("asks for the visitor's language strings with the app's scripts, signed in or not, on any path", async () => {
+    const signedIn = `window.localStorage.setItem("oro.session", ${JSON.stringify(
+      JSON.stringify({ address: "0x90f79bf6eb2c4f870365e785982e1f101e93b906", username: null, token: "t", expiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    )});`;
+    const cases = [
+      { name: "es, signed out", locale: "es-ES", path: "/", init: undefined, chunk: /\/assets\/es-[\w-]+\.js$/ },
+      { name: "th, signed in, /about", locale: "th-TH", path: "/about", init: signedIn, chunk: /\/assets\/th-[\w-]+\.js$/ },
+      { name: "en", locale: "en-US", path: "/", init: undefined, chunk: null },
+    ];
+    for (const { name, locale, path, init, chunk } of cases) {
+      const { page, release } = await openHeld(path, { locale }, init);
+      // While the entry script is held back: one language chunk among the preloads, the visitor's (none for en).
+      const asked = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLLinkElement>("link[rel=modulepreload]")].map((link) => new URL(link.href).pathname),
+      );
+      const languageChunks = asked.filter((href) => /\/assets\/(en|es|fil|id|ja|ko|pt|th)-[\w-]+\.js$/.test(href));
+      if (chunk) expect(languageChunks, name).toEqual([expect.stringMatching(chunk)]);
+      else expect(languageChunks, name).toEqual([]);
+      if (chunk) {
+        // Fetched before the app's entry script has even arrived.
+        const fetched = () => page.evaluate(() => performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname));
+        await expect.poll(async () => (await fetched()).some((each) => chunk.test(each)), { message: name }).toBe(true);
+        release();
+        await page.locator("#root > .app:not([data-first-paint])").waitFor({ timeout: 30_000 });
+        // The app's own import of it used the preloaded module: fetched once.
+        expect((await fetched()).filter((each) => chunk.test(each)), name).toHaveLength(1);
+      }
+      release();
       await page.context().close();
     }
   }, 120_000);
