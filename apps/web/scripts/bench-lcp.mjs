@@ -151,7 +151,8 @@ function observeInPage() {
     for (const entry of list.getEntries()) {
       const element = entry.element;
       const text = (element?.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
-      const name = element ? `<${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? ` class="${element.className}"` : ""}>` : "(removed)";
+      // Gone when React has already replaced the static first paint by the time this runs.
+      const name = element ? `<${element.tagName.toLowerCase()}${element.className && typeof element.className === "string" ? ` class="${element.className}"` : ""}>` : "(an element removed since: the static first paint's)";
       record.lcp.push({ time: entry.startTime, size: entry.size, element: text ? `${name} “${text}”` : name });
     }
   }).observe({ type: "largest-contentful-paint", buffered: true });
