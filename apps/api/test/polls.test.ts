@@ -110,6 +110,30 @@ describe("polls", () => {
     expect(await t.db.database.prisma.pollVote.count({ where: { pollId: poll.id } })).toBe(2);
   });
 
+  it("a wallet votes as its first minter (its owner), not as another human who minted to it since", async () => {
+    const poll = await polls().create({ question: { en: "Whose vote?" }, options: [{ en: "x" }, { en: "y" }] });
+    const [x, y] = poll.options.sort((a, b) => a.position - b.position);
+    if (!x || !y) throw new Error("options");
+    const owner = ++human;
+    const other = ++human;
+    const ownersOther = await verifiedUser(owner);
+    const othersOwn = await verifiedUser(other);
+    const wallet = await newUser(t.app);
+    indexer.mint(wallet.account.address, owner);
+    indexer.mint(wallet.account.address, other);
+
+    expect((await vote(ownersOther, poll.id, y.id)).statusCode).toBe(200);
+    expect((await vote(othersOwn, poll.id, y.id)).statusCode).toBe(200);
+
+    // The vote from the wallet changes its owner's vote, and leaves the other human's alone.
+    expect((await vote(wallet, poll.id, x.id)).statusCode).toBe(200);
+    const seen = (await list(ownersOther)).find((entry) => entry.id === poll.id);
+    expect(seen?.myVote).toBe(x.id);
+    expect(seen?.options.map((option) => option.votes)).toEqual([1, 1]);
+    expect((await list(othersOwn)).find((entry) => entry.id === poll.id)?.myVote).toBe(y.id);
+    expect((await list(wallet)).find((entry) => entry.id === poll.id)?.myVote).toBe(x.id);
+  });
+
   it("refuses votes from a wallet that never claimed, on a closed poll, for another poll's option, or on no poll", async () => {
     const poll = await polls().create({ question: { en: "Q" }, options: [{ en: "a" }, { en: "b" }] });
     const other = await polls().create({ question: { en: "Other" }, options: [{ en: "c" }, { en: "d" }] });

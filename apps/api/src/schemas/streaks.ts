@@ -30,7 +30,7 @@ export const streakResponseSchema = z
 
 export const claimsQuerySchema = z.object({
   userAddress: addressSchema,
-  limit: queryInteger(1, 100).default(10).meta({ description: "How many of the newest claims (1-100); the referral check uses 1" }),
+  limit: queryInteger(1, 100).default(10).meta({ description: "How many of the newest claims (1-100); the referral eligibility read uses 100 (for the wallet's first mint)" }),
 });
 
 export const streakClaimSchema = z

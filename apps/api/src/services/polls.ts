@@ -1,8 +1,8 @@
-import { getAddress } from "viem";
 import { z } from "zod";
 import type { Prisma, PrismaClient, User } from "../generated/prisma/client.js";
 import { ApiError, isUniqueViolation } from "./errors.js";
 import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
+import { firstMintFromIndexer, humanBehindWallet } from "./referrals/humans.js";
 import { LOCALES, localised, type Locale } from "./locales.js";
 
 /** A text per language; en is required and is the fallback. */
@@ -45,8 +45,9 @@ export type PollService = ReturnType<typeof createPollService>;
  * Polls: open while `opensAt <= now < closesAt` (no `closesAt`: open until closed), closed afterwards; polls
  * not yet open are not listed.
  *
- * One vote per verified human: the voter is the World ID nullifier hash of the latest mint the signed-in
- * address received, as the indexer saw it. Minting ORO needs a World ID proof that the contract verifies
+ * One vote per verified human: the voter is the human behind the signed-in wallet (humanBehindWallet: the
+ * one remembered for the user, else the World ID nullifier hash of the wallet's first mint, as the indexer
+ * saw it), the same human every referral rule judges. Minting ORO needs a World ID proof that the contract verifies
  * on chain, so such a hash stands for one verified human, and the same human voting from a second wallet
  * changes the one vote instead of adding another. An address that never received a mint cannot vote.
  */
@@ -97,18 +98,19 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
     return views.sort((a, b) => rank(a) - rank(b) || (rank(a) === 0 ? closing(a) - closing(b) : closing(b) - closing(a)));
   }
 
+  /** The voter: the human behind the wallet, as every rule of the API judges it (remembered on the user). */
   async function humanOf(user: User): Promise<string> {
-    let claim;
+    let human;
     try {
-      [claim] = await indexer.claims(getAddress(user.address), 1);
+      human = await humanBehindWallet(prisma, user, () => firstMintFromIndexer(indexer, user));
     } catch (error) {
       if (!(error instanceof IndexerUnavailableError)) throw error;
       throw new ApiError(503, "HUMAN_CHECK_UNAVAILABLE", "cannot check that you are a verified human right now: try again shortly");
     }
-    if (!claim) {
+    if (!human) {
       throw new ApiError(403, "NOT_VERIFIED_HUMAN", "only verified humans vote: claim ORO once with World ID first");
     }
-    return normaliseNullifierHash(claim.nullifierHash);
+    return human;
   }
 
   async function vote(user: User, pollId: string, optionId: string, locale: Locale): Promise<PollView> {
@@ -119,12 +121,8 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
     if (!poll.options.some((option) => option.id === optionId)) {
       throw new ApiError(400, "OPTION_NOT_FOUND", "this option does not belong to the poll");
     }
+    // Remembered on the user by humanOf, so that the poll list finds this human's vote.
     const nullifierHash = await humanOf(user);
-    if (user.nullifierHash === null) {
-      // Remembered (decimal, as the user table keeps it) so that the poll list finds this human's vote.
-      user.nullifierHash = BigInt(nullifierHash).toString();
-      await prisma.user.update({ where: { id: user.id }, data: { nullifierHash: user.nullifierHash } });
-    }
     const data = { optionId, userId: user.id };
     const where = { pollId_nullifierHash: { pollId, nullifierHash } };
     try {

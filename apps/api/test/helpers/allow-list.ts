@@ -11,3 +11,8 @@ export async function allowListWallet(prisma: PrismaClient, indexer: IndexerClie
 export async function allowListEntries(prisma: PrismaClient): Promise<{ human: string | null; wallet: string | null; note: string | null }[]> {
   return (await createAllowList(prisma).list()).map((entry) => ({ human: entry.nullifierHash, wallet: entry.address, note: entry.note }));
 }
+
+/** What the operator's `allow-list add --human <nullifier hash> [note]` does. */
+export async function allowListHuman(prisma: PrismaClient, human: bigint, note?: string): Promise<void> {
+  await createAllowList(prisma).addHuman(human.toString(), note);
+}

@@ -823,7 +823,7 @@ export interface paths {
         };
         /**
          * Whether the wallet may accept an invite now (decided per human where the human is known)
-         * @description Eligible while no human is known to have minted to the wallet, or when the wallet's human is allow-listed. Read through the streak cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).
+         * @description Eligible while no human is known to have minted to the wallet, or when the wallet's human is allow-listed. The wallet's human is the one the API remembered for this user, else the human of the wallet's first mint (later mints by other humans do not change it); acceptance and activation judge the same human. Read through the streak cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).
          */
         get: {
             parameters: {
@@ -1282,7 +1282,7 @@ export interface paths {
                 query: {
                     /** @description true reads through to the indexer and refreshes the cache */
                     bypassCache?: "true" | "false";
-                    /** @description How many of the newest claims (1-100); the referral check uses 1 */
+                    /** @description How many of the newest claims (1-100); the referral eligibility read uses 100 (for the wallet's first mint) */
                     limit?: number;
                     /** @description Wallet address (0x + 40 hex digits) */
                     userAddress: string;

@@ -80,8 +80,10 @@ const referralRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, {
         tags: ["referrals"],
         summary: "Whether the wallet may accept an invite now (decided per human where the human is known)",
         description:
-          "Eligible while no human is known to have minted to the wallet, or when the wallet's human is allow-listed. Read through the streak " +
-          "cache: while the indexer is down a cached answer is used; with none, ELIGIBILITY_UNAVAILABLE (503).",
+          "Eligible while no human is known to have minted to the wallet, or when the wallet's human is allow-listed. The wallet's human is " +
+          "the one the API remembered for this user, else the human of the wallet's first mint (later mints by other humans do not change it); " +
+          "acceptance and activation judge the same human. Read through the streak cache: while the indexer is down a cached answer is used; " +
+          "with none, ELIGIBILITY_UNAVAILABLE (503).",
         security: sessionSecurity,
         querystring: userAddressQuery,
         response: { 200: referralEligibilityResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },

@@ -7,11 +7,11 @@ import type { AuthService } from "../auth.js";
 import type { ChainService } from "../chain.js";
 import { startDeadline } from "../deadline.js";
 import { ApiError, isUniqueViolation } from "../errors.js";
-import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer.js";
+import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
 import { isPersonalSignatureValid } from "../signatures.js";
 import type { ReferralActivation } from "./activation.js";
 import type { ReferralCodes } from "./codes.js";
-import { humansOfWallet } from "./humans.js";
+import { firstListed, firstMintFromIndexer, humanBehindWallet, humansOfWallet } from "./humans.js";
 import { sameHumanOnBothSides } from "./rules.js";
 
 export interface AcceptInput {
@@ -45,7 +45,7 @@ export interface AcceptanceOptions {
   codes: ReferralCodes;
   activation: ReferralActivation;
   allowList: Pick<AllowList, "exempts">;
-  /** The wallet's newest claims through the streak cache (stale while the indexer is down); 503 ApiError without one. */
+  /** The wallet's claims, newest first, a full indexer page through the streak cache (stale while the indexer is down); 503 ApiError without one. */
   cachedClaims: (address: Address) => Promise<{ nullifierHash: string }[]>;
   log: FastifyBaseLogger;
   forget: (...addresses: string[]) => void;
@@ -64,19 +64,18 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
   const { prisma, chain, indexer, codes, activation, allowList, log, forget } = options;
 
   /**
-   * The referee's standing, asked of the indexer itself (no cache): eligible while no human is known to have
-   * minted to the wallet, or when that human is allow-listed; and the human when known.
+   * The referee's standing: eligible while no human is known to have minted to the wallet, or when the human
+   * behind it (humanBehindWallet: remembered, else its first mint's, asked of the indexer itself, no cache)
+   * is allow-listed; and that human when known.
    */
   async function standingOf(referee: User): Promise<{ eligible: boolean; human: Hex | null }> {
-    const remembered = referee.nullifierHash ? normaliseNullifierHash(BigInt(referee.nullifierHash)) : null;
     let human: Hex | null;
     try {
-      const [claim] = await indexer.claims(getAddress(referee.address), 1);
-      human = claim ? normaliseNullifierHash(claim.nullifierHash) : remembered;
+      human = await humanBehindWallet(prisma, referee, () => firstMintFromIndexer(indexer, referee));
     } catch (error) {
       if (!(error instanceof IndexerUnavailableError)) throw error;
-      // The remembered human's entry, or (human unknown) an address-only entry of this wallet, still decides.
-      if (await allowList.exempts(referee.address, remembered)) return { eligible: true, human: remembered };
+      // Nobody is remembered behind the wallet (else the indexer is not asked): only an address-only entry of it decides.
+      if (await allowList.exempts(referee.address, null)) return { eligible: true, human: null };
       log.warn({ err: error }, "eligibility check failed: indexer unavailable");
       throw unavailable();
     }
@@ -172,26 +171,24 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
   }
 
   /**
-   * Whether `user` may accept an invite now, per human where the human is known: a referral of theirs (this
-   * wallet, or another wallet of the same human) comes first, then the allow-list (the human's entry, or while
-   * the human is unknown an address-only entry of this wallet), then whether the human has minted. Read
-   * through the streak cache, so it answers while the indexer is down if anything is cached.
+   * Whether `user` may accept an invite now, per human where the human is known (humanBehindWallet, the same
+   * human acceptance and activation judge): a referral of theirs (this wallet, or another wallet of the same
+   * human) comes first, then the allow-list (the human's entry, or while the human is unknown an address-only
+   * entry of this wallet), then whether the human has minted. The wallet's first mint is read through the
+   * streak cache, so it answers while the indexer is down if anything is cached (or the human is remembered).
    */
   async function eligibility(user: User): Promise<Eligibility> {
     const own = await prisma.referral.findUnique({ where: { refereeId: user.id }, include: { referrer: true } });
     if (own) {
       return { eligible: false, reason: ELIGIBILITY_REASON.alreadyReferred, referralApplied: true, referrerUsername: own.referrer.username };
     }
-    let human = user.nullifierHash ? normaliseNullifierHash(BigInt(user.nullifierHash)) : null;
+    let human: Hex | null = null;
     let indexerDown = false;
-    if (!human) {
-      try {
-        const [claim] = await options.cachedClaims(getAddress(user.address));
-        if (claim) human = normaliseNullifierHash(BigInt(claim.nullifierHash));
-      } catch (error) {
-        if (!(error instanceof ApiError && error.statusCode === 503)) throw error;
-        indexerDown = true;
-      }
+    try {
+      human = await humanBehindWallet(prisma, user, async () => firstListed(await options.cachedClaims(getAddress(user.address))));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.statusCode === 503)) throw error;
+      indexerDown = true;
     }
     const none = { referralApplied: false, referrerUsername: null };
     if (human) {

@@ -4,9 +4,9 @@ import type { PaymentType, Prisma, PrismaClient, Referral, RewardSide, User } fr
 import type { AllowList } from "../allow-list.js";
 import type { ChainService } from "../chain.js";
 import { violatedConstraint } from "../errors.js";
-import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer.js";
+import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
 import { createSignedVoucher } from "../vouchers.js";
-import { firstMintOfHuman, humansOfWallet } from "./humans.js";
+import { firstMintOfHuman, humanBehindWallet, humansOfWallet, rememberHuman } from "./humans.js";
 import { decideActivation, ONE_REFERRAL_PER_HUMAN_INDEX, REJECTION, type ActivationFacts, type RejectionReason } from "./rules.js";
 
 export interface RewardRule {
@@ -41,11 +41,10 @@ export function createReferralActivation(options: ActivationOptions) {
 
   async function facts(referral: PendingReferral, indexer: IndexerClient): Promise<ActivationFacts> {
     const referee = await humansOfWallet(indexer, referral.referee);
-    const refereeHuman = referral.refereeNullifierHash
-      ? (referral.refereeNullifierHash as Hex)
-      : referee.firstMint
-        ? normaliseNullifierHash(referee.firstMint.nullifierHash)
-        : null;
+    // A referral that holds a human keeps it; otherwise the human behind the wallet, as every path judges it.
+    const held = referral.refereeNullifierHash ? (referral.refereeNullifierHash as Hex) : null;
+    if (held) await rememberHuman(prisma, referral.referee, held);
+    const refereeHuman = held ?? (await humanBehindWallet(prisma, referral.referee, () => Promise.resolve(referee.firstMint)));
     if (refereeHuman) referee.humans.add(refereeHuman);
     if (!refereeHuman) {
       // Nothing is decided before the human is known (see decideActivation): the allow-list waits too.
@@ -79,10 +78,6 @@ export function createReferralActivation(options: ActivationOptions) {
     } finally {
       await prisma.referral.updateMany({ where: { id: referralId, status: "pending" }, data: { lastCheckedAt: new Date() } });
     }
-    if (known.refereeHuman && !referral.referee.nullifierHash) {
-      await prisma.user.update({ where: { id: referral.refereeId }, data: { nullifierHash: BigInt(known.refereeHuman).toString() } });
-    }
-
     const decision = decideActivation(known);
     if (decision.kind === "reject") return reject(referral, known.refereeHuman, decision.reason);
     if (decision.kind === "wait") {

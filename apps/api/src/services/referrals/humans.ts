@@ -1,5 +1,5 @@
 import { getAddress, type Hex } from "viem";
-import type { User } from "../../generated/prisma/client.js";
+import type { PrismaClient, User } from "../../generated/prisma/client.js";
 import { INDEXER_MAX_LIMIT, normaliseNullifierHash, type IndexedClaim, type IndexerClient } from "../indexer.js";
 
 /** The humans behind one wallet, as far as the chain tells: who minted to it, and who minted first. */
@@ -9,13 +9,71 @@ export interface WalletHumans {
   firstMint: IndexedClaim | undefined;
 }
 
+/** A listed mint, as the indexer or the streak cache gives it (the hash 0x hex). */
+export interface ListedMint {
+  nullifierHash: string;
+}
+
+/**
+ * The first mint in a newest-first listing: its last entry. The indexer lists at most INDEXER_MAX_LIMIT mints
+ * with no paging, so for a wallet that has received more than that it is the oldest of the newest page.
+ */
+export function firstListed<T>(listing: readonly T[]): T | undefined {
+  return listing[listing.length - 1];
+}
+
 /** Reads the humans behind `user`'s wallet from the indexer (the remembered one counts too). */
 export async function humansOfWallet(indexer: IndexerClient, user: User): Promise<WalletHumans> {
   const humans = new Set<Hex>();
   if (user.nullifierHash) humans.add(normaliseNullifierHash(BigInt(user.nullifierHash)));
   const claims = await indexer.claims(getAddress(user.address), INDEXER_MAX_LIMIT);
   for (const claim of claims) humans.add(normaliseNullifierHash(claim.nullifierHash));
-  return { humans, firstMint: claims[claims.length - 1] };
+  return { humans, firstMint: firstListed(claims) };
+}
+
+/** The human the API remembers for `user`, or null. */
+export function rememberedHuman(user: User): Hex | null {
+  return user.nullifierHash ? normaliseNullifierHash(BigInt(user.nullifierHash)) : null;
+}
+
+/**
+ * Remembers `human` as the one behind `user`'s wallet unless one is remembered already (by another path,
+ * maybe in another process a moment ago): the first answer stays. Returns the human remembered now, and
+ * updates `user` so the rest of the request sees it.
+ */
+export async function rememberHuman(prisma: PrismaClient, user: User, human: Hex): Promise<Hex> {
+  const remembered = rememberedHuman(user);
+  if (remembered) return remembered;
+  const decimal = BigInt(human).toString();
+  const { count } = await prisma.user.updateMany({ where: { id: user.id, nullifierHash: null }, data: { nullifierHash: decimal } });
+  if (count === 1) {
+    user.nullifierHash = decimal;
+    return human;
+  }
+  const stored = await prisma.user.findUnique({ where: { id: user.id }, select: { nullifierHash: true } });
+  user.nullifierHash = stored?.nullifierHash ?? decimal;
+  return normaliseNullifierHash(BigInt(user.nullifierHash));
+}
+
+/**
+ * The one answer, for every rule of the API, to "which human is behind this wallet": the human the API
+ * remembered for the user, else the human of the wallet's first mint (its owner in the usual case: the first
+ * human to verify and claim to it; anyone may mint to any wallet later). The first time it is learnt it is
+ * remembered on the user (`user.nullifierHash`), so every later path, and a later mint by another human,
+ * leaves it as it is. `firstMint` reads the wallet's first mint (the indexer, or the streak cache); it is
+ * asked only while nothing is remembered. Null while nobody has minted to the wallet.
+ */
+export async function humanBehindWallet(prisma: PrismaClient, user: User, firstMint: () => Promise<ListedMint | undefined>): Promise<Hex | null> {
+  const remembered = rememberedHuman(user);
+  if (remembered) return remembered;
+  const mint = await firstMint();
+  if (!mint) return null;
+  return rememberHuman(prisma, user, normaliseNullifierHash(BigInt(mint.nullifierHash)));
+}
+
+/** The first mint to `user`'s wallet, asked of the indexer (at most its newest page: see firstListed). */
+export async function firstMintFromIndexer(indexer: IndexerClient, user: User): Promise<IndexedClaim | undefined> {
+  return firstListed(await indexer.claims(getAddress(user.address), INDEXER_MAX_LIMIT));
 }
 
 /** When `human` first minted, to any wallet (unix seconds), or null. The claim's own count can spare a request. */

@@ -25,7 +25,7 @@ export interface ReferralServiceOptions {
   earningsCacheTtlMs: number;
   /** One deadline for all of a request's calls to the indexer (the indexer's own timeout). */
   requestDeadlineMs: number;
-  /** The wallet's newest claims through the streak cache (for the eligibility read). */
+  /** The wallet's claims, newest first, a full indexer page through the streak cache (eligibility reads its first mint). */
   cachedClaims: (address: Address) => Promise<{ nullifierHash: string }[]>;
   log: FastifyBaseLogger;
 }
