@@ -236,11 +236,11 @@ describe.skipIf(!hasChromium)("the static first paint of / in Chromium (producti
       JSON.stringify({ address: "0x90f79bf6eb2c4f870365e785982e1f101e93b906", username: null, token: "t", expiresAt: new Date(Date.now() + 3_600_000).toISOString() }),
     )});`;
     const cases = [
-      { name: "es, signed out", locale: "es-ES", path: "/", init: undefined, chunk: /\/assets\/es-[\w-]+\.js$/ },
-      { name: "th, signed in, /about", locale: "th-TH", path: "/about", init: signedIn, chunk: /\/assets\/th-[\w-]+\.js$/ },
-      { name: "en", locale: "en-US", path: "/", init: undefined, chunk: null },
+      { name: "es, signed out", locale: "es-ES", path: "/", init: undefined, chunk: /\/assets\/es-[\w-]+\.js$/, tagline: "Reclama ORO gratis" },
+      { name: "th, signed in, /about", locale: "th-TH", path: "/about", init: signedIn, chunk: /\/assets\/th-[\w-]+\.js$/, tagline: "รับ ORO ฟรีทุกวัน" },
+      { name: "en", locale: "en-US", path: "/", init: undefined, chunk: null, tagline: "" },
     ];
-    for (const { name, locale, path, init, chunk } of cases) {
+    for (const { name, locale, path, init, chunk, tagline } of cases) {
       const { page, release } = await openHeld(path, { locale }, init);
       // While the entry script is held back: one language chunk among the preloads, the visitor's (none for en).
       const asked = await page.evaluate(() =>
@@ -249,14 +249,17 @@ describe.skipIf(!hasChromium)("the static first paint of / in Chromium (producti
       const languageChunks = asked.filter((href) => /\/assets\/(en|es|fil|id|ja|ko|pt|th)-[\w-]+\.js$/.test(href));
       if (chunk) expect(languageChunks, name).toEqual([expect.stringMatching(chunk)]);
       else expect(languageChunks, name).toEqual([]);
-      if (chunk) {
+      const preloaded = languageChunks[0];
+      if (preloaded) {
+        // The app's strings (not the other screens' chunk of that language).
+        expect(await (await fetch(`${origin}${preloaded}`)).text(), name).toContain(tagline);
         // Fetched before the app's entry script has even arrived.
         const fetched = () => page.evaluate(() => performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname));
-        await expect.poll(async () => (await fetched()).some((each) => chunk.test(each)), { message: name }).toBe(true);
+        await expect.poll(async () => (await fetched()).includes(preloaded), { message: name }).toBe(true);
         release();
         await page.locator("#root > .app:not([data-first-paint])").waitFor({ timeout: 30_000 });
         // The app's own import of it used the preloaded module: fetched once.
-        expect((await fetched()).filter((each) => chunk.test(each)), name).toHaveLength(1);
+        expect((await fetched()).filter((each) => each === preloaded), name).toHaveLength(1);
       }
       release();
       await page.context().close();
