@@ -55,7 +55,7 @@ export function refereeHumanEligible(input: { firstMintedAt: number | null; acce
 
 /** What the chain (through the indexer) says about a pending referral's two wallets. */
 export interface ActivationFacts {
-  /** The human of the first mint to the referee's wallet; null while nobody has minted to it. */
+  /** The human the referral holds, else the human behind the referee's wallet (humanBehindWallet); null while nobody has minted to it. */
   refereeHuman: Hex | null;
   /** Every human that minted to the referee's wallet. */
   refereeHumans: ReadonlySet<Hex>;
