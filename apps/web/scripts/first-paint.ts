@@ -135,22 +135,27 @@ export function paintFirstScreen(
   const session = stored("session");
   // The app treats a stored session as signed in until it has expired; only a certainly expired one is drawn.
   if (typeof session === "object" && session !== null && !(Date.parse(String(Reflect.get(session, "expiresAt"))) <= Date.now())) return;
-  root.innerHTML = template;
-  const set = (selector: string, value: string) => {
-    const element = root.querySelector(selector);
-    if (element) element.textContent = value;
-  };
-  set(".claim__title", text.heading);
-  set(".claim__tagline", text.tagline);
-  set(".button", text.signIn);
-  const [before, link, after] = text.legal;
-  set(".claim__legal a", link);
-  const legal = root.querySelector(".claim__legal");
-  const anchor = legal?.querySelector("a");
-  if (legal && anchor) legal.replaceChildren(...[before, anchor, after].filter((part) => part !== ""));
-  root.querySelector(".tab-bar")?.setAttribute("aria-label", text.tabs[0]);
-  root.querySelectorAll(".tab span").forEach((span, index) => (span.textContent = text.tabs[index + 1] ?? ""));
-  document.documentElement.lang = language;
+  try {
+    root.innerHTML = template;
+    const set = (selector: string, value: string) => {
+      const element = root.querySelector(selector);
+      if (element) element.textContent = value;
+    };
+    set(".claim__title", text.heading);
+    set(".claim__tagline", text.tagline);
+    set(".button", text.signIn);
+    const [before, link, after] = text.legal;
+    set(".claim__legal a", link);
+    const legal = root.querySelector(".claim__legal");
+    const anchor = legal?.querySelector("a");
+    if (legal && anchor) legal.replaceChildren(...[before, anchor, after].filter((part) => part !== ""));
+    root.querySelector(".tab-bar")?.setAttribute("aria-label", text.tabs[0]);
+    root.querySelectorAll(".tab span").forEach((span, index) => (span.textContent = text.tabs[index + 1] ?? ""));
+    document.documentElement.lang = language;
+  } catch {
+    // An older WebView without some of the above: no first paint rather than a half-filled one.
+    root.textContent = "";
+  }
 }
 
 /** The inline script for index.html; `preloads`: each language's strings chunk (a build's; none in development). */
