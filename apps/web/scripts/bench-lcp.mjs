@@ -252,7 +252,7 @@ try {
     console.log(`${profile.name}: LCP element ${elements.join(" or ")}; first paint median ${ms(median(measured.map((result) => result.fcp ?? NaN)))}, app in the page median ${ms(median(measured.map((result) => result.appAt ?? NaN)))}.`);
   }
   const requests = [...new Set(results.flatMap(({ measured }) => measured.flatMap((result) => result.requests)))];
-  console.log(`No API ran: the first screen's calls were answered 502 at once (${requests.length > 0 ? requests.join(", ") : "it made none"}).`);
+  console.log(`No API ran: calls were answered 502 at once (while measured: ${requests.length > 0 ? requests.join(", ") : "none made"}).`);
   await cleanUp();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
