@@ -1,32 +1,18 @@
 // @vitest-environment node
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rehearsalBuild } from "./helpers/rehearsal-build";
 import { INITIAL_JS_BUDGET_BYTES, formatBundleReport, measureBundle, type BundleSizes } from "../scripts/bundle-report";
 
 /** A real production build (as `pnpm build` makes it), measured the same way the build prints it. */
-const root = join(import.meta.dirname, "..");
 let outDir = "";
 let sizes: BundleSizes;
 const js = () => readdirSync(join(outDir, "assets")).filter((file) => file.endsWith(".js"));
 const read = (file: string) => readFileSync(join(outDir, "assets", file), "utf8");
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "oro-web-build-"));
-  // Vitest runs with NODE_ENV=test, which would make Vite build with import.meta.env.DEV = true.
-  // Until World Chain has a deployment, a production build is only allowed as a rehearsal on the local chain.
-  const saved = { NODE_ENV: process.env.NODE_ENV, ORO_REHEARSAL: process.env.ORO_REHEARSAL, VITE_CHAIN_ID: process.env.VITE_CHAIN_ID };
-  Object.assign(process.env, { NODE_ENV: "production", ORO_REHEARSAL: "true", VITE_CHAIN_ID: "31337" });
-  try {
-    await build({ root, mode: "production", logLevel: "warn", build: { outDir, emptyOutDir: true } });
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+  outDir = await rehearsalBuild("oro-web-build-");
   sizes = measureBundle(outDir);
   console.log(formatBundleReport(sizes));
 }, 120_000);

@@ -1,12 +1,12 @@
 // @vitest-environment node
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
-import { build, preview, type PreviewServer } from "vite";
+import { preview, type PreviewServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstPaintLanguage } from "../scripts/first-paint";
+import { rehearsalBuild } from "./helpers/rehearsal-build";
 import { LANGUAGES, detectLanguage } from "../src/i18n/languages";
 
 /**
@@ -125,17 +125,7 @@ async function normalisedMarkup(page: Page, scope: string): Promise<string> {
 
 describe.skipIf(!hasChromium)("the static first paint of / in Chromium (production build)", () => {
   beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), "oro-web-first-paint-"));
-    const saved = { NODE_ENV: process.env.NODE_ENV, ORO_REHEARSAL: process.env.ORO_REHEARSAL, VITE_CHAIN_ID: process.env.VITE_CHAIN_ID };
-    Object.assign(process.env, { NODE_ENV: "production", ORO_REHEARSAL: "true", VITE_CHAIN_ID: "31337" });
-    try {
-      await build({ root, mode: "production", logLevel: "warn", build: { outDir, emptyOutDir: true } });
-    } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    outDir = await rehearsalBuild("oro-web-first-paint-");
     const html = readFileSync(join(outDir, "index.html"), "utf8");
     entryScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1] ?? "";
     server = await preview({ root, logLevel: "error", build: { outDir }, preview: { host: "127.0.0.1", port: 0, strictPort: false, proxy: {} } });
