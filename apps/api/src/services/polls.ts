@@ -47,9 +47,9 @@ export type PollService = ReturnType<typeof createPollService>;
  *
  * One vote per verified human: the voter is the human behind the signed-in wallet (humanBehindWallet: the
  * one remembered for the user, else the World ID nullifier hash of the wallet's first mint, as the indexer
- * saw it), the same human every referral rule judges. Minting ORO needs a World ID proof that the contract verifies
- * on chain, so such a hash stands for one verified human, and the same human voting from a second wallet
- * changes the one vote instead of adding another. An address that never received a mint cannot vote.
+ * saw it), the same human every referral rule judges. Minting ORO needs a World ID proof that the contract
+ * verifies on chain, so such a hash stands for one verified human, and the same human voting from a second
+ * wallet changes the one vote instead of adding another. An address that never received a mint cannot vote.
  */
 export function createPollService(options: { prisma: PrismaClient; indexer: IndexerClient }) {
   const { prisma, indexer } = options;
