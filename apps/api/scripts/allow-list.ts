@@ -43,8 +43,8 @@ async function run(action: Action): Promise<void> {
     if (action.kind === "add-wallet") {
       const indexer = createHttpIndexerClient({ baseUrl: config.indexer.url, timeoutMs: config.indexer.timeoutMs });
       const added = await allowList.addWallet(action.wallet, action.note, indexer);
-      if (added.kind === "humans") {
-        for (const entry of added.entries) console.log(`allow-listed ${describe(entry)}, who minted to ${added.wallet}`);
+      if (added.kind === "human") {
+        console.log(`allow-listed ${describe(added.entry)}, the human behind ${added.wallet}`);
       } else {
         const why =
           added.why === "no-mints"

@@ -3,6 +3,7 @@ import { getAddress, isAddress, type Hex } from "viem";
 import type { PrismaClient, ReferralAllowList } from "../generated/prisma/client.js";
 import { isUniqueViolation } from "./errors.js";
 import { INDEXER_MAX_LIMIT, IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
+import { firstListed, humanBehindWallet } from "./referrals/humans.js";
 
 export type AllowListEntry = ReferralAllowList;
 
@@ -38,9 +39,9 @@ export function parseWalletOrHuman(text: string): { address: string } | { nullif
   }
 }
 
-/** What `addWallet` recorded: one entry per human who minted to the wallet, or an address-only entry and why. */
+/** What `addWallet` recorded: the entry of the human behind the wallet, or an address-only entry and why. */
 export type WalletAddition =
-  | { kind: "humans"; wallet: string; entries: AllowListEntry[] }
+  | { kind: "human"; wallet: string; entry: AllowListEntry }
   | { kind: "address-only"; wallet: string; entry: AllowListEntry; why: "no-mints" | "indexer-unavailable" };
 
 export type AllowList = ReturnType<typeof createAllowList>;
@@ -92,24 +93,29 @@ export function createAllowList(prisma: PrismaClient, log?: Pick<FastifyBaseLogg
      * Allow-lists the humans who have minted to `address` (as the indexer tells), one entry each; an
      * address-only entry when nobody has minted to it yet or the indexer does not answer.
      */
+    /**
+     * Allow-lists the human behind `address`, the same answer every referral rule uses (the human the API
+     * remembered for that wallet's user, else the wallet's first minter), not every human who ever minted to it.
+     */
     async addWallet(address: string, note: string | undefined, indexer: IndexerClient): Promise<WalletAddition> {
       const wallet = parseWallet(address);
-      let minters: Hex[];
+      const firstMint = async () => firstListed(await indexer.claims(getAddress(wallet), INDEXER_MAX_LIMIT));
+      const user = await prisma.user.findUnique({ where: { address: wallet } });
+      let human: Hex | null;
       try {
-        const claims = await indexer.claims(getAddress(wallet), INDEXER_MAX_LIMIT);
-        // Oldest first: the wallet's first human is the one an earlier address-only entry binds to.
-        minters = [...new Set(claims.map((claim) => normaliseNullifierHash(claim.nullifierHash)).reverse())];
+        if (user) human = await humanBehindWallet(prisma, user, firstMint);
+        else {
+          const mint = await firstMint();
+          human = mint ? normaliseNullifierHash(BigInt(mint.nullifierHash)) : null;
+        }
       } catch (error) {
         if (!(error instanceof IndexerUnavailableError)) throw error;
         return { kind: "address-only", wallet, entry: await addAddressOnly(wallet, note), why: "indexer-unavailable" };
       }
-      const [first] = minters;
-      if (first === undefined) return { kind: "address-only", wallet, entry: await addAddressOnly(wallet, note), why: "no-mints" };
+      if (human === null) return { kind: "address-only", wallet, entry: await addAddressOnly(wallet, note), why: "no-mints" };
       const earlier = await prisma.referralAllowList.findFirst({ where: { address: wallet, nullifierHash: null } });
-      if (earlier) await bind(earlier, first);
-      const entries: AllowListEntry[] = [];
-      for (const human of minters) entries.push(await upsertHuman(human, note, wallet));
-      return { kind: "humans", wallet, entries };
+      if (earlier) await bind(earlier, human);
+      return { kind: "human", wallet, entry: await upsertHuman(human, note, wallet) };
     },
 
     /** Allow-lists one human directly. */
