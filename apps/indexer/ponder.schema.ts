@@ -41,6 +41,7 @@ export const mint = onchainTable(
     transactionHash: t.hex().notNull(),
   }),
   (table) => ({
+    // A b-tree index is read both ways: it also serves a wallet's claims oldest first.
     receiverNewestFirst: index().on(table.receiver, table.blockNumber, table.logIndex),
     nullifierHashNewestFirst: index().on(table.nullifierHash, table.blockNumber, table.logIndex),
   }),

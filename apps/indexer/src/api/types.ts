@@ -37,7 +37,13 @@ export interface Claim {
   streak: number;
 }
 
-/** GET /streaks/:address/claims?limit=N — newest first, limit 1..100 (default 10). */
+/** `order` of GET /streaks/:address/claims: `newest` first (the default) or `oldest` first. */
+export type ClaimsOrder = "newest" | "oldest";
+
+/**
+ * GET /streaks/:address/claims?limit=N&order=newest|oldest — newest first unless `order=oldest` (then the
+ * wallet's first mint leads), limit 1..100 (default 10).
+ */
 export interface ClaimsResponse {
   claims: Claim[];
 }

@@ -1,4 +1,5 @@
 import { isAddress, toHex, type Address, type Hex } from "viem";
+import type { ClaimsOrder } from "../api/types";
 
 /** A parsed request parameter, or the one-line reason it was refused (answered with 400). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -29,6 +30,13 @@ export function parseLimit(raw: string | undefined): Parsed<number> {
     return { ok: false, error: `limit must be an integer from ${CLAIMS_LIMIT.min} to ${CLAIMS_LIMIT.max}, got ${raw}` };
   }
   return { ok: true, value: limit };
+}
+
+/** `order` of the claims listing: `newest` or `oldest`; absent means newest. */
+export function parseOrder(raw: string | undefined): Parsed<ClaimsOrder> {
+  if (raw === undefined || raw === "" || raw === "newest") return { ok: true, value: "newest" };
+  if (raw === "oldest") return { ok: true, value: "oldest" };
+  return { ok: false, error: `order must be "newest" or "oldest", got "${raw}"` };
 }
 
 /**

@@ -67,7 +67,7 @@ describe("indexer against a local chain", () => {
   let chain: LocalChain;
   let first: IndexerRun;
   let second: IndexerRun;
-  let accounts: { owner: Address; alice: Address; bob: Address; carol: Address; alice2: Address; dave: Address };
+  let accounts: { owner: Address; alice: Address; bob: Address; carol: Address; alice2: Address; dave: Address; erin: Address };
   /** The scenario's clock: T0 is the first mint, every other time is relative to it. */
   let T0: number;
   let lastEventAt: number;
@@ -78,9 +78,9 @@ describe("indexer against a local chain", () => {
     chain = await startLocalChain();
     started.push(chain);
     const actions = chainActions(chain);
-    const [owner, , alice, bob, carol, alice2, dave] = chain.accounts;
-    if (!owner || !alice || !bob || !carol || !alice2 || !dave) throw new Error("the local chain has too few accounts");
-    accounts = { owner, alice, bob, carol, alice2, dave };
+    const [owner, , alice, bob, carol, alice2, dave, erin] = chain.accounts;
+    if (!owner || !alice || !bob || !carol || !alice2 || !dave || !erin) throw new Error("the local chain has too few accounts");
+    accounts = { owner, alice, bob, carol, alice2, dave, erin };
     mintsBefore = (await actions.oro.getEvents.Minted({}, { fromBlock: 0n })).length;
 
     await actions.setWaitBetweenMints(owner, WAIT);
@@ -100,6 +100,9 @@ describe("indexer against a local chain", () => {
     await at(T0 + 4 * WAIT, () => actions.mint("alice", alice2)); // same human, second wallet: streak 4
     await at(T0 + 4 * WAIT + 10, () => actions.transfer(alice, dave, parseEther("0.1")));
     await at(T0 + 4 * WAIT + 15, () => actions.transfer(dave, alice2, parseEther("0.1"))); // dave back to zero
+    await at(T0 + 4 * WAIT + 16, () => actions.mint("erin", erin)); // erin's wallet: erin mints first…
+    await at(T0 + 4 * WAIT + 17, () => actions.mint("frank", erin)); // …then frank mints to it twice
+    await at(T0 + 4 * WAIT + 18, () => actions.mint("grace", erin));
     const voucherClaim = await at(T0 + 4 * WAIT + 20, () =>
       actions.claimVoucher({ account: bob, amount: parseEther("1"), nonce: 7n }, carol),
     );
@@ -215,10 +218,30 @@ describe("indexer against a local chain", () => {
     expect(two.body.claims).toEqual(all.body.claims.slice(0, 2));
     const otherWallet = await first.get<ClaimsResponse>(`/streaks/${accounts.alice2}/claims`);
     expect(otherWallet.body.claims).toMatchObject([{ amount: parseEther("0.25").toString(), streak: 4, numOfMints: 4 }]);
+    const oldest = await first.get<ClaimsResponse>(`/streaks/${accounts.alice}/claims?order=oldest`);
+    expect(oldest.body.claims).toEqual([...all.body.claims].reverse());
+    const explicitNewest = await first.get<ClaimsResponse>(`/streaks/${accounts.alice}/claims?order=newest&limit=2`);
+    expect(explicitNewest.body.claims).toEqual(all.body.claims.slice(0, 2));
     for (const limit of ["0", "101", "abc", "1.5", "-1"]) {
       const refused = await first.get<ErrorResponse>(`/streaks/${accounts.alice}/claims?limit=${limit}`);
       expect(refused.status, limit).toBe(400);
       expect(refused.body.error).toMatch(/limit/);
+    }
+  });
+
+  it("lists a wallet's first mint first with order=oldest, though other humans minted to it since", async () => {
+    const newest = await first.get<ClaimsResponse>(`/streaks/${accounts.erin}/claims?limit=2`);
+    expect(newest.body.claims.map((claim) => claim.nullifierHash)).toEqual([hashOf("grace"), hashOf("frank")]);
+    const firstMint = await first.get<ClaimsResponse>(`/streaks/${accounts.erin}/claims?order=oldest&limit=1`);
+    expect(firstMint.status).toBe(200);
+    expect(firstMint.body.claims).toMatchObject([{ nullifierHash: hashOf("erin"), timestamp: T0 + 4 * WAIT + 16, numOfMints: 1 }]);
+    const oldestTwo = await first.get<ClaimsResponse>(`/streaks/${accounts.erin}/claims?order=oldest&limit=2`);
+    expect(oldestTwo.body.claims.map((claim) => claim.nullifierHash)).toEqual([hashOf("erin"), hashOf("frank")]);
+    for (const order of ["asc", "OLDEST", "first"]) {
+      const refused = await first.get<ErrorResponse>(`/streaks/${accounts.erin}/claims?order=${order}`);
+      expect(refused.status, order).toBe(400);
+      expect(refused.body.error).toMatch(/order/);
+      expect(refused.body.error).toContain(order);
     }
   });
 
@@ -250,7 +273,7 @@ describe("indexer against a local chain", () => {
       referralPaidOut: parseEther("1").toString(),
       lastEventAt,
     } satisfies StatsResponse);
-    expect(body.mints).toBe(mintsBefore + 8);
+    expect(body.mints).toBe(mintsBefore + 11);
   });
 
   it("tells whether a human has minted, and to which address, by hex or decimal nullifier hash", async () => {
@@ -306,9 +329,10 @@ describe("indexer against a local chain", () => {
   it("gives identical answers after reindexing from scratch into a new data directory", async () => {
     const paths = [
       "/stats",
-      ...[accounts.alice, accounts.alice2, accounts.bob, accounts.carol, accounts.dave].flatMap((address) => [
+      ...[accounts.alice, accounts.alice2, accounts.bob, accounts.carol, accounts.dave, accounts.erin].flatMap((address) => [
         `/streaks/${address}`,
         `/streaks/${address}/claims?limit=100`,
+        `/streaks/${address}/claims?limit=100&order=oldest`,
         `/referral-payouts/${address}`,
       ]),
       `/humans/${hashOf("alice")}`,

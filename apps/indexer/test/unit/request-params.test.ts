@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAddress, parseLimit, parseNonce, parseNullifierHash } from "../../src/lib/request-params";
+import { parseAddress, parseLimit, parseNonce, parseNullifierHash, parseOrder } from "../../src/lib/request-params";
 
 describe("parseAddress", () => {
   it("accepts lower-case, upper-case and checksummed addresses, lower-casing them", () => {
@@ -30,6 +30,23 @@ describe("parseLimit", () => {
 
   it("refuses anything else", () => {
     for (const raw of ["0", "101", "-1", "1.5", "ten", "1e2", " 5"]) expect(parseLimit(raw).ok, raw).toBe(false);
+  });
+});
+
+describe("parseOrder", () => {
+  it("defaults to newest and accepts newest or oldest", () => {
+    expect(parseOrder(undefined)).toEqual({ ok: true, value: "newest" });
+    expect(parseOrder("newest")).toEqual({ ok: true, value: "newest" });
+    expect(parseOrder("oldest")).toEqual({ ok: true, value: "oldest" });
+  });
+
+  it("refuses anything else, naming the parameter and the input", () => {
+    for (const raw of ["asc", "Oldest", "oldest ", "1"]) {
+      const parsed = parseOrder(raw);
+      expect(parsed.ok, raw).toBe(false);
+      if (!parsed.ok) expect(parsed.error).toContain(`order must be`);
+      if (!parsed.ok) expect(parsed.error).toContain(`"${raw}"`);
+    }
   });
 });
 

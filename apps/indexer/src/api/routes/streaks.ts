@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { db } from "ponder:api";
 import { account, human, mint } from "ponder:schema";
-import { desc, eq } from "ponder";
-import { parseAddress, parseLimit } from "../../lib/request-params";
+import { asc, desc, eq } from "ponder";
+import { parseAddress, parseLimit, parseOrder } from "../../lib/request-params";
 import { streakAt } from "../../lib/streak";
 import { streakContext } from "../streak-context";
 import { valueOr400 } from "../respond";
@@ -44,12 +44,16 @@ export const streaks = new Hono()
     if ("response" in address) return address.response;
     const limit = valueOr400(c, parseLimit(c.req.query("limit")));
     if ("response" in limit) return limit.response;
+    const order = valueOr400(c, parseOrder(c.req.query("order")));
+    if ("response" in order) return order.response;
 
+    // The (receiver, blockNumber, logIndex) index serves both directions.
+    const direction = order.value === "oldest" ? asc : desc;
     const rows = await db
       .select()
       .from(mint)
       .where(eq(mint.receiver, address.value))
-      .orderBy(desc(mint.blockNumber), desc(mint.logIndex))
+      .orderBy(direction(mint.blockNumber), direction(mint.logIndex))
       .limit(limit.value);
     const claims = rows.map(
       (row): Claim => ({
