@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse } from "@oro/indexer/api-types";
+import type { ClaimsOrder, ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse } from "@oro/indexer/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer.js";
 
@@ -36,6 +36,7 @@ const payouts: ReferralPayoutsResponse = {
     },
   ],
 };
+const nobody = "0x00000000000000000000000000000000000000bb";
 const nonce: ReferralNonceResponse = { nonce: "7", claimed: true, payout: null };
 
 let server: Server;
@@ -50,6 +51,7 @@ beforeAll(async () => {
       response.writeHead(status, { "content-type": "application/json" });
       response.end(body);
     };
+    if (url.startsWith(`/streaks/${nobody}/`)) return send(200, JSON.stringify({ claims: [] } satisfies ClaimsResponse));
     if (url.startsWith("/streaks/")) return send(200, JSON.stringify(claims));
     if (url.startsWith("/referral-payouts/nonces/")) return send(200, JSON.stringify(nonce));
     if (url.startsWith("/referral-payouts/")) return send(200, JSON.stringify(payouts));
@@ -76,6 +78,15 @@ describe("the indexer HTTP client", () => {
     expect(requested.at(-1)).toBe(`/referral-payouts/${address}?limit=100`);
     expect(await client.isNonceClaimed(7n)).toBe(true);
     expect(requested.at(-1)).toBe("/referral-payouts/nonces/7");
+  });
+
+  it("asks for a wallet's first mint oldest first, one claim, and answers undefined before any", async () => {
+    const client = createHttpIndexerClient({ baseUrl, timeoutMs: 1_000 });
+    const oldest: ClaimsOrder = "oldest";
+    expect(await client.firstClaim("0x00000000000000000000000000000000000000AA")).toMatchObject({ receiver: address, numOfMints: 1 });
+    expect(requested.at(-1)).toBe(`/streaks/${address}/claims?order=${oldest}&limit=1`);
+    expect(await client.firstClaim(nobody)).toBeUndefined();
+    expect(requested.at(-1)).toBe(`/streaks/${nobody}/claims?order=oldest&limit=1`);
   });
 
   it("turns errors, unexpected bodies, timeouts and a missing server into IndexerUnavailableError", async () => {

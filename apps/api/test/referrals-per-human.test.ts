@@ -345,6 +345,28 @@ describe("the human behind a wallet is its first minter, on every path", () => {
     expect(await referralOf(w)).toMatchObject({ refereeNullifierHash: humanHex(h1) });
   });
 
+  it("the first minter is found though more mints by H2 than the indexer lists came before the API ever looked", async () => {
+    const [h1, h2] = [newHuman(), newHuman()];
+    await allowListHuman(prisma(), h1);
+    // Two wallets: each receives H1's mint first, then a full page and more of H2's, before any request about them.
+    const [w, w2] = [await newUser(t.app), await newUser(t.app)];
+    for (const wallet of [w, w2]) {
+      indexer.mint(wallet.account.address, h1, now() - 3 * DAY);
+      for (let i = 0; i <= INDEXER_MAX_LIMIT; i++) indexer.mint(wallet.account.address, h2, now() - 2 * DAY + i);
+    }
+    expect(await rememberedHuman(w)).toBeNull();
+    // Eligibility (through the streak cache) judges W as H1, allow-listed, not as H2 who has claimed.
+    expect((await eligibility(w)).json()).toMatchObject({ eligible: true, reason: "ALLOW_LISTED" });
+    expect(await rememberedHuman(w)).toBe(h1.toString());
+    // Accepting an invite (the indexer asked directly) judges W2 as H1 too, and the referral holds H1.
+    expect(await rememberedHuman(w2)).toBeNull();
+    const accepted = await acceptCode(t.app, w2, await referralCodeOf(t.app, await verifiedUser()));
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toMatchObject({ referral: { status: "payable" } });
+    expect(await referralOf(w2)).toMatchObject({ refereeNullifierHash: humanHex(h1) });
+    expect(await rememberedHuman(w2)).toBe(h1.toString());
+  });
+
   it("activation keeps the human learnt before (a poll vote), though the wallet's newest page is another human's", async () => {
     const [h1, h2] = [newHuman(), newHuman()];
     // H2 had claimed before the invite is accepted, on their own wallet.

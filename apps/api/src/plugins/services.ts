@@ -7,7 +7,7 @@ import { openInvalidationChannel, type InvalidationChannel } from "../services/i
 import { TtlCache } from "../services/ttl-cache.js";
 import { createChainClock } from "../services/chain-clock.js";
 import { createChainService, type ChainService } from "../services/chain.js";
-import { createHttpIndexerClient, INDEXER_MAX_LIMIT, type IndexerClient } from "../services/indexer.js";
+import { createHttpIndexerClient, type IndexerClient } from "../services/indexer.js";
 import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payout-worker.js";
 import { createOutboxTransport } from "../services/notifications/outbox-transport.js";
 import { createReminderService, type ReminderService } from "../services/notifications/reminders.js";
@@ -141,8 +141,8 @@ export default fp<ServicesOptions>(
       rewards: { referrer: config.referral.referrer, referee: config.referral.referee },
       earningsCacheTtlMs: config.referral.earningsCacheTtlMs,
       requestDeadlineMs: config.indexer.timeoutMs,
-      // A full page: eligibility needs the wallet's first mint (the oldest listed), not its newest.
-      cachedClaims: async (address) => (await streaks.claims(address, INDEXER_MAX_LIMIT, { bypassCache: false })).claims,
+      // Eligibility needs the wallet's first mint ever, asked of the indexer oldest first.
+      cachedFirstClaim: async (address) => (await streaks.firstClaim(address, { bypassCache: false })).claim ?? undefined,
       log: fastify.log.child({ service: "referrals" }),
     });
     const payouts = createPayoutWorker({

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { getAddress, isAddress, type Hex } from "viem";
 import type { PrismaClient, ReferralAllowList } from "../generated/prisma/client.js";
 import { isUniqueViolation } from "./errors.js";
-import { INDEXER_MAX_LIMIT, IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
-import { firstListed, humanBehindWallet } from "./referrals/humans.js";
+import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
+import { humanBehindWallet } from "./referrals/humans.js";
 
 export type AllowListEntry = ReferralAllowList;
 
@@ -99,7 +99,7 @@ export function createAllowList(prisma: PrismaClient, log?: Pick<FastifyBaseLogg
      */
     async addWallet(address: string, note: string | undefined, indexer: IndexerClient): Promise<WalletAddition> {
       const wallet = parseWallet(address);
-      const firstMint = async () => firstListed(await indexer.claims(getAddress(wallet), INDEXER_MAX_LIMIT));
+      const firstMint = () => indexer.firstClaim(getAddress(wallet));
       const user = await prisma.user.findUnique({ where: { address: wallet } });
       let human: Hex | null;
       try {

@@ -9,6 +9,8 @@ import { toHex, type Address, type Hex } from "viem";
 export interface IndexerClient {
   /** Mints received by `address`, newest first (`GET /streaks/:address/claims?limit=N`). */
   claims(address: Address, limit: number): Promise<IndexedClaim[]>;
+  /** The first mint `address` ever received, or undefined (`GET /streaks/:address/claims?order=oldest&limit=1`). */
+  firstClaim(address: Address): Promise<IndexedClaim | undefined>;
   /** The streak the address shows (`GET /streaks/:address`). */
   streak(address: Address): Promise<IndexedStreak>;
   /** The contract's wait between mints in seconds, as indexed (`GET /stats`). */
@@ -120,6 +122,10 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     async claims(address, limit) {
       const body = await get(`/streaks/${address.toLowerCase()}/claims?limit=${limit}`, claimsResponse);
       return body.claims;
+    },
+    async firstClaim(address) {
+      const body = await get(`/streaks/${address.toLowerCase()}/claims?order=oldest&limit=1`, claimsResponse);
+      return body.claims[0];
     },
     streak(address) {
       return get(`/streaks/${address.toLowerCase()}`, streakSchema);

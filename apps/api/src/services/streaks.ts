@@ -25,6 +25,7 @@ export interface Freshness {
 
 export type StreakView = IndexedStreak & Freshness;
 export type ClaimsView = { claims: ClaimView[] } & Freshness;
+export type FirstClaimView = { claim: ClaimView | null } & Freshness;
 
 export interface StreakServiceOptions {
   indexer: IndexerClient;
@@ -106,6 +107,15 @@ export function createStreakService(options: StreakServiceOptions) {
     return { ...(answer.body as { claims: ClaimView[] }), ...freshness(answer, stale) };
   }
 
+  /** The first mint the address ever received (null before any), cached like the other answers. */
+  async function firstClaim(address: Address, { bypassCache }: { bypassCache: boolean }): Promise<FirstClaimView> {
+    const { answer, stale } = await read(address, "first-claim", bypassCache, async () => {
+      const claim = await indexer.firstClaim(address);
+      return { claim: claim ? ({ ...claim, amount: claim.amount.toString() } satisfies ClaimView) : null };
+    });
+    return { ...(answer.body as { claim: ClaimView | null }), ...freshness(answer, stale) };
+  }
+
   async function clear(address: Address): Promise<void> {
     await store.clear(address.toLowerCase());
   }
@@ -114,5 +124,5 @@ export function createStreakService(options: StreakServiceOptions) {
     return store.purge(Date.now() - options.maxAgeMs);
   }
 
-  return { current, claims, clear, purge, close: () => store.close() };
+  return { current, claims, firstClaim, clear, purge, close: () => store.close() };
 }

@@ -65,6 +65,12 @@ export class FakeIndexer implements IndexerClient {
     return Promise.resolve(this.mints.filter((claim) => claim.receiver === address.toLowerCase()).slice(0, limit));
   }
 
+  firstClaim(address: Address): Promise<IndexedClaim | undefined> {
+    this.check();
+    const received = this.mints.filter((claim) => claim.receiver === address.toLowerCase());
+    return Promise.resolve(received[received.length - 1]);
+  }
+
   streak(address: Address): Promise<IndexedStreak> {
     this.check();
     const lower = address.toLowerCase() as Address;
@@ -129,7 +135,7 @@ export class FakeIndexer implements IndexerClient {
 }
 
 /**
- * Serves `indexer`'s mints over HTTP as the indexer's `GET /streaks/:address/claims?limit=N` does, for a
+ * Serves `indexer`'s mints over HTTP as the indexer's `GET /streaks/:address/claims?limit=N&order=newest|oldest` does, for a
  * process of its own (an operator command) given INDEXER_URL. Anything else answers 404.
  */
 export async function serveFakeIndexer(indexer: FakeIndexer): Promise<{ url: string; close(): Promise<void> }> {
@@ -140,7 +146,12 @@ export async function serveFakeIndexer(indexer: FakeIndexer): Promise<{ url: str
       response.writeHead(404).end();
       return;
     }
-    indexer.claims(match[1] as Address, Number(url.searchParams.get("limit") ?? "10")).then(
+    const address = match[1] as Address;
+    const order = url.searchParams.get("order") ?? "newest";
+    const limit = Number(url.searchParams.get("limit") ?? "10");
+    // Oldest first reads the whole newest-first list backwards, as the indexer's index does.
+    const listed = order === "oldest" ? indexer.claims(address, Number.MAX_SAFE_INTEGER).then((all) => all.reverse().slice(0, limit)) : indexer.claims(address, limit);
+    listed.then(
       (claims) => {
         const body = JSON.stringify({ claims }, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
         response.writeHead(200, { "content-type": "application/json" }).end(body);

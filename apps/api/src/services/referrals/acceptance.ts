@@ -11,7 +11,7 @@ import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
 import { isPersonalSignatureValid } from "../signatures.js";
 import type { ReferralActivation } from "./activation.js";
 import type { ReferralCodes } from "./codes.js";
-import { firstListed, firstMintFromIndexer, humanBehindWallet, humansOfWallet } from "./humans.js";
+import { firstMintFromIndexer, humanBehindWallet, humansOfWallet, type ListedMint } from "./humans.js";
 import { sameHumanOnBothSides } from "./rules.js";
 
 export interface AcceptInput {
@@ -45,8 +45,8 @@ export interface AcceptanceOptions {
   codes: ReferralCodes;
   activation: ReferralActivation;
   allowList: Pick<AllowList, "exempts">;
-  /** The wallet's claims, newest first, a full indexer page through the streak cache (stale while the indexer is down); 503 ApiError without one. */
-  cachedClaims: (address: Address) => Promise<{ nullifierHash: string }[]>;
+  /** The wallet's first mint ever (undefined before any) through the streak cache (stale while the indexer is down); 503 ApiError without one. */
+  cachedFirstClaim: (address: Address) => Promise<ListedMint | undefined>;
   log: FastifyBaseLogger;
   forget: (...addresses: string[]) => void;
 }
@@ -185,7 +185,7 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
     let human: Hex | null = null;
     let indexerDown = false;
     try {
-      human = await humanBehindWallet(prisma, user, async () => firstListed(await options.cachedClaims(getAddress(user.address))));
+      human = await humanBehindWallet(prisma, user, () => options.cachedFirstClaim(getAddress(user.address)));
     } catch (error) {
       if (!(error instanceof ApiError && error.statusCode === 503)) throw error;
       indexerDown = true;

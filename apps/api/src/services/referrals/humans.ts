@@ -5,7 +5,7 @@ import { INDEXER_MAX_LIMIT, normaliseNullifierHash, type IndexedClaim, type Inde
 /** The humans behind one wallet, as far as the chain tells: who minted to it, and who minted first. */
 export interface WalletHumans {
   humans: Set<Hex>;
-  /** The first mint the wallet received (within the indexer's newest page), or undefined. */
+  /** The first mint the wallet ever received, or undefined. */
   firstMint: IndexedClaim | undefined;
 }
 
@@ -15,20 +15,19 @@ export interface ListedMint {
 }
 
 /**
- * The first mint in a newest-first listing: its last entry. The indexer lists at most INDEXER_MAX_LIMIT mints
- * with no paging, so for a wallet that has received more than that it is the oldest of the newest page.
+ * Reads the humans behind `user`'s wallet from the indexer (the remembered one counts too): who minted to it
+ * among its newest INDEXER_MAX_LIMIT mints, and its first mint ever. A page that is not full holds every mint,
+ * so its last (oldest) entry is the first; only a full page costs a second request, oldest first.
  */
-export function firstListed<T>(listing: readonly T[]): T | undefined {
-  return listing[listing.length - 1];
-}
-
-/** Reads the humans behind `user`'s wallet from the indexer (the remembered one counts too). */
 export async function humansOfWallet(indexer: IndexerClient, user: User): Promise<WalletHumans> {
   const humans = new Set<Hex>();
   if (user.nullifierHash) humans.add(normaliseNullifierHash(BigInt(user.nullifierHash)));
-  const claims = await indexer.claims(getAddress(user.address), INDEXER_MAX_LIMIT);
+  const address = getAddress(user.address);
+  const claims = await indexer.claims(address, INDEXER_MAX_LIMIT);
   for (const claim of claims) humans.add(normaliseNullifierHash(claim.nullifierHash));
-  return { humans, firstMint: firstListed(claims) };
+  const firstMint = claims.length < INDEXER_MAX_LIMIT ? claims[claims.length - 1] : await indexer.firstClaim(address);
+  if (firstMint) humans.add(normaliseNullifierHash(firstMint.nullifierHash));
+  return { humans, firstMint };
 }
 
 /** The human the API remembers for `user`, or null. */
@@ -71,9 +70,9 @@ export async function humanBehindWallet(prisma: PrismaClient, user: User, firstM
   return rememberHuman(prisma, user, normaliseNullifierHash(BigInt(mint.nullifierHash)));
 }
 
-/** The first mint to `user`'s wallet, asked of the indexer (at most its newest page: see firstListed). */
-export async function firstMintFromIndexer(indexer: IndexerClient, user: User): Promise<IndexedClaim | undefined> {
-  return firstListed(await indexer.claims(getAddress(user.address), INDEXER_MAX_LIMIT));
+/** The first mint `user`'s wallet ever received, asked of the indexer (oldest first, no cache). */
+export function firstMintFromIndexer(indexer: IndexerClient, user: User): Promise<IndexedClaim | undefined> {
+  return indexer.firstClaim(getAddress(user.address));
 }
 
 /** When `human` first minted, to any wallet (unix seconds), or null. The claim's own count can spare a request. */

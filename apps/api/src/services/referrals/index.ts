@@ -8,6 +8,7 @@ import type { IndexerClient } from "../indexer.js";
 import { createReferralAcceptance } from "./acceptance.js";
 import { createReferralActivation, type RewardRule } from "./activation.js";
 import { createReferralCodes } from "./codes.js";
+import type { ListedMint } from "./humans.js";
 import { createReferralEarnings } from "./earnings.js";
 
 export type { AcceptInput, Eligibility, EligibilityReason } from "./acceptance.js";
@@ -25,8 +26,8 @@ export interface ReferralServiceOptions {
   earningsCacheTtlMs: number;
   /** One deadline for all of a request's calls to the indexer (the indexer's own timeout). */
   requestDeadlineMs: number;
-  /** The wallet's claims, newest first, a full indexer page through the streak cache (eligibility reads its first mint). */
-  cachedClaims: (address: Address) => Promise<{ nullifierHash: string }[]>;
+  /** The wallet's first mint ever (undefined before any) through the streak cache (eligibility reads it). */
+  cachedFirstClaim: (address: Address) => Promise<ListedMint | undefined>;
   log: FastifyBaseLogger;
 }
 
@@ -61,7 +62,7 @@ export function createReferralService(options: ReferralServiceOptions) {
     codes,
     activation,
     allowList,
-    cachedClaims: options.cachedClaims,
+    cachedFirstClaim: options.cachedFirstClaim,
     log,
     forget,
   });
