@@ -237,6 +237,10 @@ export class Simulator {
     const thumb = this.app.getByRole("slider");
     await expect(thumb).toBeVisible();
     await expect(thumb).not.toHaveAttribute("aria-disabled", "true");
+    // An announcement may open over the screen a moment after it settles, and raw mouse events neither wait for
+    // it nor run the dialog handler: hover the thumb first (that closes what covers it and waits until the thumb
+    // itself takes the pointer), then press right there.
+    await thumb.hover();
     const box = await thumb.boundingBox();
     const track = await this.app.locator(".slider").boundingBox();
     if (!box || !track) throw new Error("the slider is not laid out");
