@@ -2,7 +2,6 @@ import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { waitForRpc } from "./ready.js";
 import { binOf, workspacePaths } from "./workspace.js";
-import { inheritedEnv } from "./env.js";
 
 export interface LocalChain {
   rpcUrl: string;
@@ -35,7 +34,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const port = options.port ?? (await freePort(host));
   const service = startService("chain", binOf(contracts, "hardhat"), ["chain"], {
     cwd: contracts,
-    env: { ...inheritedEnv(), ...options.env, CHAIN_HOST: host, CHAIN_PORT: String(port), LOCAL_RPC_URL: "" },
+    env: { ...process.env, ...options.env, CHAIN_HOST: host, CHAIN_PORT: String(port), LOCAL_RPC_URL: "" },
     ...(options.logFile ? { logFile: options.logFile } : {}),
   });
   options.onStarted?.(service);

@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { workspacePaths } from "./workspace.js";
-import { inheritedEnv } from "./env.js";
 
 /** What `@oro/simulator` exports from its package entry (built JavaScript). */
 export interface SimulatorOptions {
@@ -92,7 +91,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   };
   const service = startService("simulator", process.execPath, [runner, located.entry, JSON.stringify(settings)], {
     cwd: workspacePaths().simulator,
-    env: inheritedEnv(),
+    env: process.env,
     ...(options.logFile ? { logFile: options.logFile } : {}),
   });
   options.onStarted?.(service);
