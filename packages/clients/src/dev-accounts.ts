@@ -12,3 +12,6 @@ export const DEV_PRIVATE_KEYS = {
   /** Account #9: signs IDKit requests (World ID's development relying party). */
   worldIdSigner: "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
 } as const satisfies Record<string, Hex>;
+
+/** Account #1's address, the wallet the API's documentation shows as an example. */
+export const EXAMPLE_WALLET_ADDRESS = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";

@@ -5,6 +5,7 @@ import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { waitForHttpOk } from "./ready.js";
 import { binOf, workspacePaths } from "./workspace.js";
+import { inheritedEnv } from "./env.js";
 
 export interface RunningApi {
   /** The server's origin; the routes are under `${url}/api`. */
@@ -52,7 +53,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
   const service = startService("api", command, args, {
     cwd: api,
     env: {
-      ...process.env,
+      ...inheritedEnv(),
       NODE_ENV: "development",
       API_HOST: "127.0.0.1",
       API_PORT: String(port),

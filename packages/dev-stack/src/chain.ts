@@ -2,6 +2,7 @@ import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { waitForRpc } from "./ready.js";
 import { binOf, workspacePaths } from "./workspace.js";
+import { inheritedEnv } from "./env.js";
 
 export interface LocalChain {
   rpcUrl: string;
@@ -34,7 +35,7 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const port = options.port ?? (await freePort(host));
   const service = startService("chain", binOf(contracts, "hardhat"), ["chain"], {
     cwd: contracts,
-    env: { ...process.env, ...options.env, CHAIN_HOST: host, CHAIN_PORT: String(port), LOCAL_RPC_URL: "" },
+    env: { ...inheritedEnv(), ...options.env, CHAIN_HOST: host, CHAIN_PORT: String(port), LOCAL_RPC_URL: "" },
     ...(options.logFile ? { logFile: options.logFile } : {}),
   });
   options.onStarted?.(service);

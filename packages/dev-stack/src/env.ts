@@ -51,3 +51,11 @@ export function loadStackConfig(source: Record<string, string | undefined> = pro
     headerShown: source.STACK_HEADER_SHOWN === "1",
   };
 }
+
+/**
+ * The environment every service starts from: the user's own (PATH, proxies, locale, their overrides), read
+ * here like the rest of the stack's settings; each service sets its own variables on top.
+ */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  return process.env;
+}

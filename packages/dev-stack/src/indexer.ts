@@ -5,6 +5,7 @@ import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { rpcCall, waitFor, waitForHttpOk } from "./ready.js";
 import { binOf, workspacePaths } from "./workspace.js";
+import { inheritedEnv } from "./env.js";
 
 export interface RunningIndexer {
   url: string;
@@ -45,7 +46,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
   const service = startService("indexer", binOf(indexer, "tsx"), ["scripts/start.ts", options.mode ?? "start"], {
     cwd: indexer,
     env: {
-      ...process.env,
+      ...inheritedEnv(),
       PONDER_TELEMETRY_DISABLED: "true",
       ...options.env,
       LOCAL_RPC_URL: options.rpcUrl,

@@ -7,23 +7,16 @@ function exitedError(service: Service, what: string): Error {
 }
 
 /** Polls `url` until it answers 200; throws after `timeoutMs`, or as soon as `service` exits. */
-export async function waitForHttpOk(url: string, timeoutMs: number, service?: Service): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (service && !service.running()) throw exitedError(service, `${url} was ready`);
-    const status = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
+export function waitForHttpOk(url: string, timeoutMs: number, service?: Service): Promise<void> {
+  return waitFor(`${url} was ready`, timeoutMs, service, () =>
+    fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
       async (response) => {
         await response.body?.cancel();
-        return response.status;
+        return response.status === 200;
       },
-      () => 0,
-    );
-    if (status === 200) return;
-    if (Date.now() > deadline) {
-      throw new Error(`${url} was not ready within ${timeoutMs} ms${service ? `:\n${service.output().slice(-4_000)}` : ""}`);
-    }
-    await pause(150);
-  }
+      () => false,
+    ),
+  );
 }
 
 /** Polls `check` until it returns true; throws after `timeoutMs`, or as soon as `service` exits. */
@@ -32,7 +25,7 @@ export async function waitFor(what: string, timeoutMs: number, service: Service 
   for (;;) {
     if (service && !service.running()) throw exitedError(service, what);
     if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms: ${what}${service ? `:\n${service.output().slice(-4_000)}` : ""}`);
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}${service ? `:\n${service.output().slice(-4_000)}` : ""}`);
     await pause(150);
   }
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { workspacePaths } from "./workspace.js";
+import { inheritedEnv } from "./env.js";
 
 /** What `@oro/simulator` exports from its package entry (built JavaScript). */
 export interface SimulatorOptions {
@@ -91,7 +92,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   };
   const service = startService("simulator", process.execPath, [runner, located.entry, JSON.stringify(settings)], {
     cwd: workspacePaths().simulator,
-    env: process.env,
+    env: inheritedEnv(),
     ...(options.logFile ? { logFile: options.logFile } : {}),
   });
   options.onStarted?.(service);

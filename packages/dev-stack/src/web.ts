@@ -6,6 +6,7 @@ import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { waitForHttpOk } from "./ready.js";
 import { binOf, workspacePaths } from "./workspace.js";
+import { inheritedEnv } from "./env.js";
 
 /** The web app's build-time settings for the local chain (read by apps/web/src/env.ts). */
 function webEnv(rpcUrl: string, apiBaseUrl: string): Record<string, string> {
@@ -29,7 +30,7 @@ export async function buildWeb(options: BuildWebOptions): Promise<void> {
   const service = startService("web build", binOf(web, "vite"), ["build", "--outDir", options.outDir, "--emptyOutDir"], {
     cwd: web,
     // ORO_REHEARSAL: the web build refuses the development chain in production mode unless asked for a rehearsal.
-    env: { ...process.env, NODE_ENV: "production", ORO_REHEARSAL: "true", ...webEnv(options.rpcUrl, options.apiBaseUrl ?? "") },
+    env: { ...inheritedEnv(), NODE_ENV: "production", ORO_REHEARSAL: "true", ...webEnv(options.rpcUrl, options.apiBaseUrl ?? "") },
     ...(options.logFile ? { logFile: options.logFile } : {}),
   });
   options.onStarted?.(service);
@@ -183,7 +184,7 @@ export async function startWebDev(options: WebDevOptions): Promise<WebDevServer>
   const port = options.port ?? (await freePort());
   const service = startService("web", binOf(web, "vite"), ["--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
     cwd: web,
-    env: { ...process.env, WEB_PORT: String(port), API_URL: options.apiUrl, ...webEnv(options.rpcUrl, "") },
+    env: { ...inheritedEnv(), WEB_PORT: String(port), API_URL: options.apiUrl, ...webEnv(options.rpcUrl, "") },
     ...(options.logFile ? { logFile: options.logFile } : {}),
   });
   options.onStarted?.(service);

@@ -1,3 +1,4 @@
+import { EXAMPLE_WALLET_ADDRESS } from "@oro/clients";
 import { isAddress } from "viem";
 import { z } from "zod";
 import { PaymentType } from "../generated/prisma/enums.js";
@@ -11,7 +12,7 @@ export const addressSchema = z
   })
   .refine((value) => !/^0x0{40}$/.test(value), { message: "is the zero address, which is nobody's wallet" })
   .transform((value) => value.toLowerCase() as `0x${string}`)
-  .meta({ description: "Wallet address (0x + 40 hex digits)", example: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8" });
+  .meta({ description: "Wallet address (0x + 40 hex digits)", example: EXAMPLE_WALLET_ADDRESS });
 
 /**
  * Text as people type it: no control characters (a NUL reaches PostgreSQL, which refuses it; the others have

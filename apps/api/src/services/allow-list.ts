@@ -90,12 +90,9 @@ export function createAllowList(prisma: PrismaClient, log?: Pick<FastifyBaseLogg
 
   return {
     /**
-     * Allow-lists the humans who have minted to `address` (as the indexer tells), one entry each; an
-     * address-only entry when nobody has minted to it yet or the indexer does not answer.
-     */
-    /**
      * Allow-lists the human behind `address`, the same answer every referral rule uses (the human the API
-     * remembered for that wallet's user, else the wallet's first minter), not every human who ever minted to it.
+     * remembered for that wallet's user, else the wallet's first minter), not every human who ever minted to it;
+     * an address-only entry when nobody has minted to it yet or the indexer does not answer.
      */
     async addWallet(address: string, note: string | undefined, indexer: IndexerClient): Promise<WalletAddition> {
       const wallet = parseWallet(address);

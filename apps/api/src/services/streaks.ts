@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import { ApiError } from "./errors.js";
-import { IndexerUnavailableError, type IndexedStreak, type IndexerClient } from "./indexer.js";
+import { IndexerUnavailableError, type IndexedClaim, type IndexedStreak, type IndexerClient } from "./indexer.js";
 import type { CachedAnswer, StreakCacheStore } from "./streak-cache.js";
 
 /** A claim as the API hands it on: the indexer's fields, the amount in wei as a decimal string. */
@@ -26,6 +26,9 @@ export interface Freshness {
 export type StreakView = IndexedStreak & Freshness;
 export type ClaimsView = { claims: ClaimView[] } & Freshness;
 export type FirstClaimView = { claim: ClaimView | null } & Freshness;
+
+/** An indexed claim as it is cached and served (the amount as a decimal string). */
+const claimView = (claim: IndexedClaim): ClaimView => ({ ...claim, amount: claim.amount.toString() });
 
 export interface StreakServiceOptions {
   indexer: IndexerClient;
@@ -102,7 +105,7 @@ export function createStreakService(options: StreakServiceOptions) {
   async function claims(address: Address, limit: number, { bypassCache }: { bypassCache: boolean }): Promise<ClaimsView> {
     const { answer, stale } = await read(address, `claims:${limit}`, bypassCache, async () => {
       const list = await indexer.claims(address, limit);
-      return { claims: list.map((claim): ClaimView => ({ ...claim, amount: claim.amount.toString() })) };
+      return { claims: list.map(claimView) };
     });
     return { ...(answer.body as { claims: ClaimView[] }), ...freshness(answer, stale) };
   }
@@ -111,7 +114,7 @@ export function createStreakService(options: StreakServiceOptions) {
   async function firstClaim(address: Address, { bypassCache }: { bypassCache: boolean }): Promise<FirstClaimView> {
     const { answer, stale } = await read(address, "first-claim", bypassCache, async () => {
       const claim = await indexer.firstClaim(address);
-      return { claim: claim ? ({ ...claim, amount: claim.amount.toString() } satisfies ClaimView) : null };
+      return { claim: claim ? claimView(claim) : null };
     });
     return { ...(answer.body as { claim: ClaimView | null }), ...freshness(answer, stale) };
   }
