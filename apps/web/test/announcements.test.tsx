@@ -76,6 +76,30 @@ describe("announcement modals", () => {
     expect(screen.getByRole("dialog", { name: "Halving on October 16" })).toHaveTextContent("On October 16 the daily reward is cut in half");
   });
 
+  it("never open under a finger: held on the slider past the quiet moment, none; released, one a quiet moment later", async () => {
+    renderApp({ signedIn: true, verified: true });
+    await flush(10);
+    const thumb = await vi.waitFor(() => screen.getByRole("slider"));
+    fireEvent.pointerDown(thumb, { clientX: 0, pointerType: "mouse", pointerId: 1 });
+    fireEvent.pointerMove(window, { clientX: 40, pointerType: "mouse", pointerId: 1 });
+    await flush(ANNOUNCEMENT_DELAY_MS * 3);
+    expect(dialogs()).toHaveLength(0);
+    expect(thumb).not.toHaveAttribute("aria-valuenow", "0");
+
+    // Let go short of the end (no claim): the thumb springs back, and the quiet moment starts from here.
+    fireEvent.pointerUp(window, { pointerType: "mouse", pointerId: 1 });
+    await flush(ANNOUNCEMENT_DELAY_MS - 100);
+    expect(dialogs()).toHaveLength(0);
+    expect(thumb).toHaveAttribute("aria-valuenow", "0");
+    await flush(200);
+    expect(screen.getByRole("dialog", { name: "The halving is here" })).toBeInTheDocument();
+
+    // A touch on the open announcement does not take it away.
+    fireEvent.touchStart(screen.getByRole("dialog"), { touches: [{ clientX: 10, clientY: 10 }] });
+    await flush(10);
+    expect(dialogs()).toHaveLength(1);
+  });
+
   it("wait behind the claim flow's after-claim modals and never show on top of them", async () => {
     const app = renderApp({ signedIn: true, verified: true, options: { mintConfirmsAfterReads: 1, emailSubmitted: true } });
     await flush(10);

@@ -25,7 +25,9 @@ const AFTER_CLAIM_QUIET_MS = SWAP_REWARD_MODAL_DELAY_MS + 2000;
 /**
  * The announcements (halving teaser or halving, referral, partner apps): each shown once (remembered in
  * storage), at most one per visit, never together with another modal: they wait while the claim flow has a
- * modal, the email form or a claim under way, and until its after-claim modals have had their turn.
+ * modal, the email form or a claim under way, and until its after-claim modals have had their turn. They also
+ * wait while a finger or the mouse button is down (a slide to claim, a scroll): a modal that opens under a
+ * gesture takes it over, and the quiet moment is counted again from its release.
  */
 export default function AnnouncementHost() {
   const claim = useClaim();
@@ -37,7 +39,9 @@ export default function AnnouncementHost() {
 
   const afterClaimUntil = claim.successAt === null ? 0 : claim.successAt + AFTER_CLAIM_QUIET_MS;
   const claimBusy = claim.phase === "requested" || claim.phase === "confirming";
-  const blocked = claim.modals.active !== null || claim.showEmailForm || claimBusy || now < afterClaimUntil;
+  const touching = usePointerHeld();
+  const claimFirst = claim.modals.active !== null || claim.showEmailForm || claimBusy || now < afterClaimUntil;
+  const blocked = claimFirst || touching;
 
   // Re-check once the after-claim window has passed.
   useEffect(() => {
@@ -77,9 +81,53 @@ export default function AnnouncementHost() {
     setCurrent(null);
     setDoneThisVisit(true);
   };
-  // A claim modal that comes up meanwhile goes first; the announcement comes back when it has closed.
-  if (!current || blocked) return null;
+  // A claim modal that comes up meanwhile goes first; the announcement comes back when it has closed. (A touch
+  // does not hide one already open: that touch is on it.)
+  if (!current || claimFirst) return null;
   return <AnnouncementModal announcement={current} amountPerMint={amountPerMint.data ?? null} onClose={close} />;
+}
+
+/** Whether a pointer (mouse button, pen, finger) is down anywhere on the page. */
+function usePointerHeld(): boolean {
+  const [held, setHeld] = useState(false);
+  useEffect(() => {
+    const pointers = new Set<number>();
+    let touches = 0;
+    const sync = () => setHeld(pointers.size > 0 || touches > 0);
+    const down = (event: PointerEvent) => {
+      pointers.add(event.pointerId);
+      sync();
+    };
+    const up = (event: PointerEvent) => {
+      pointers.delete(event.pointerId);
+      sync();
+    };
+    // A touch that turns into a scroll cancels its pointer but is still a finger on the screen.
+    const touch = (event: TouchEvent) => {
+      touches = event.touches.length;
+      sync();
+    };
+    const options = { capture: true, passive: true };
+    window.addEventListener("pointerdown", down, options);
+    window.addEventListener("pointerup", up, options);
+    window.addEventListener("pointercancel", up, options);
+    for (const type of ["touchstart", "touchend", "touchcancel"] as const) window.addEventListener(type, touch, options);
+    // A release outside the page (the mouse let go over another window) is never seen: leaving the page ends it.
+    const reset = () => {
+      pointers.clear();
+      touches = 0;
+      sync();
+    };
+    window.addEventListener("blur", reset);
+    return () => {
+      window.removeEventListener("blur", reset);
+      window.removeEventListener("pointerdown", down, options);
+      window.removeEventListener("pointerup", up, options);
+      window.removeEventListener("pointercancel", up, options);
+      for (const type of ["touchstart", "touchend", "touchcancel"] as const) window.removeEventListener(type, touch, options);
+    };
+  }, []);
+  return held;
 }
 
 function AnnouncementModal({ announcement, amountPerMint, onClose }: { announcement: Announcement; amountPerMint: bigint | null; onClose: () => void }) {
