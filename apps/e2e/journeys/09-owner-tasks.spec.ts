@@ -1,9 +1,9 @@
 import { expect, test } from "../support/fixtures.js";
 
 /**
- * 8. The owner's tasks, run from the simulator with the local owner key, seen by Bob (he claimed in journey 4;
- * the days moved on since, so his claim is open). They change the token for everyone: after the journeys that
- * claim, before the killswitch.
+ * 8. The owner's tasks, run from the simulator with the local owner key, seen by Bob (his human last claimed in
+ * journey 4, continued; a day of chain time opens his next claim whatever happened since). They change the token
+ * for everyone: after the journeys that claim, before the killswitch.
  */
 test("8. owner tasks: the halving (amount 0.5) and a changed wait show in the app after a refresh", async ({ sim }) => {
   const { app } = sim;
@@ -12,6 +12,8 @@ test("8. owner tasks: the halving (amount 0.5) and a changed wait show in the ap
   await sim.selectWallet("bob-main");
   await sim.ensureSignedIn();
   await sim.ensureVerified();
+  await sim.advanceHours(24);
+  await sim.appReady();
 
   // Before the halving: 1 ORO per claim.
   await sim.setAmountPerMint("1");

@@ -232,23 +232,35 @@ export class Simulator {
     await this.app.getByRole("button", { name }).click();
   }
 
-  /** Drags the slider's coin to the end of its track with the mouse, as a finger would. */
+  /**
+   * Drags the slider's coin to the end of its track with the mouse, as a finger would. An announcement comes up at
+   * the first quiet moment, which can fall between finding the thumb and pressing it (the app never opens one
+   * under a held press): the press then lands on the announcement and the thumb does not follow. A person closes
+   * it and slides again, and so does this, only when the thumb had not moved (so no claim was asked for).
+   */
   async slideToClaim(): Promise<void> {
     const thumb = this.app.getByRole("slider");
     await expect(thumb).toBeVisible();
     await expect(thumb).not.toHaveAttribute("aria-disabled", "true");
-    // An announcement may open over the screen a moment after it settles, and raw mouse events neither wait for
-    // it nor run the dialog handler: hover the thumb first (that closes what covers it and waits until the thumb
-    // itself takes the pointer), then press right there.
-    await thumb.hover();
-    const box = await thumb.boundingBox();
-    const track = await this.app.locator(".slider").boundingBox();
-    if (!box || !track) throw new Error("the slider is not laid out");
-    const y = box.y + box.height / 2;
-    await this.page.mouse.move(box.x + box.width / 2, y);
-    await this.page.mouse.down();
-    await this.page.mouse.move(track.x + track.width + 40, y, { steps: 12 });
-    await this.page.mouse.up();
+    for (let attempt = 1; ; attempt += 1) {
+      // Hovering runs the announcement handler first and waits until the thumb itself takes the pointer.
+      await thumb.hover();
+      const box = await thumb.boundingBox();
+      const track = await this.app.locator(".slider").boundingBox();
+      if (!box || !track) throw new Error("the slider is not laid out");
+      const y = box.y + box.height / 2;
+      await this.page.mouse.move(box.x + box.width / 2, y);
+      await this.page.mouse.down();
+      await this.page.mouse.move(track.x + track.width / 2, y, { steps: 6 });
+      const followed = await expect(thumb)
+        .not.toHaveAttribute("aria-valuenow", "0", { timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (followed) await this.page.mouse.move(track.x + track.width + 40, y, { steps: 6 });
+      await this.page.mouse.up();
+      if (followed) return;
+      if (attempt === 3) throw new Error("the slider's thumb did not follow the mouse in 3 tries");
+    }
   }
 
   header(): { streak: Locator; balance: Locator; root: Locator } {
