@@ -21,8 +21,11 @@ export const account = onchainTable("account", (t) => ({
   mintsReceived: t.integer().notNull(),
   firstMintAt: t.int8({ mode: "number" }),
   lastMintAt: t.int8({ mode: "number" }),
-  /** The human whose mint this address received last: whose streak this address shows. */
-  lastMintNullifierHash: t.hex(),
+  /**
+   * The human whose mint this address received first: its owner (the first to verify and claim to it), whose
+   * streak it shows. Anyone may mint to any address later; that does not make it theirs.
+   */
+  firstMintNullifierHash: t.hex(),
 }));
 
 /** One row per mint (a claim), with the streak it brought its human to. */

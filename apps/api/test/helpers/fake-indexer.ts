@@ -74,8 +74,9 @@ export class FakeIndexer implements IndexerClient {
   streak(address: Address): Promise<IndexedStreak> {
     this.check();
     const lower = address.toLowerCase() as Address;
-    const latest = this.mints.find((claim) => claim.receiver === lower);
-    if (!latest) {
+    // As the indexer: the wallet shows its owner's streak, the human of its first mint (mints are newest first).
+    const first = this.mints.filter((claim) => claim.receiver === lower).at(-1);
+    if (!first) {
       return Promise.resolve({
         address: lower,
         nullifierHash: null,
@@ -87,8 +88,8 @@ export class FakeIndexer implements IndexerClient {
         streakExpiresAt: null,
       });
     }
-    const human = this.mints.filter((claim) => claim.nullifierHash === latest.nullifierHash);
-    const last = human[0] ?? latest;
+    const human = this.mints.filter((claim) => claim.nullifierHash === first.nullifierHash);
+    const last = human[0] ?? first;
     const expiresAt = last.timestamp + 2 * this.wait;
     return Promise.resolve({
       address: lower,

@@ -4,7 +4,10 @@
  * strings; addresses are lower-case 0x strings; nullifier hashes are 0x plus 64 lower-case hex digits.
  */
 
-/** GET /streaks/:address — the streak of the human whose mint the address received last. */
+/**
+ * GET /streaks/:address — the streak of the address's owner: the human whose mint it received first (a later
+ * mint by someone else does not make it theirs). The streak itself is the human's, whichever wallets they claim to.
+ */
 export interface StreakResponse {
   address: `0x${string}`;
   /** The human shown, or null when the address never received a mint. */

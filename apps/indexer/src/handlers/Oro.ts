@@ -58,13 +58,13 @@ ponder.on("Oro:Minted", async ({ event, context }) => {
       mintsReceived: 1,
       firstMintAt: mintedAt,
       lastMintAt: mintedAt,
-      lastMintNullifierHash: nullifierHash,
+      firstMintNullifierHash: nullifierHash,
     })
     .onConflictDoUpdate((row) => ({
       mintsReceived: row.mintsReceived + 1,
       firstMintAt: row.firstMintAt ?? mintedAt,
       lastMintAt: mintedAt,
-      lastMintNullifierHash: nullifierHash,
+      firstMintNullifierHash: row.firstMintNullifierHash ?? nullifierHash,
     }));
 
   await db.insert(mint).values({

@@ -101,7 +101,7 @@ describe("indexer against a local chain", () => {
     await at(T0 + 4 * WAIT + 10, () => actions.transfer(alice, dave, parseEther("0.1")));
     await at(T0 + 4 * WAIT + 15, () => actions.transfer(dave, alice2, parseEther("0.1"))); // dave back to zero
     await at(T0 + 4 * WAIT + 16, () => actions.mint("erin", erin)); // erin's wallet: erin mints first…
-    await at(T0 + 4 * WAIT + 17, () => actions.mint("frank", erin)); // …then frank mints to it twice
+    await at(T0 + 4 * WAIT + 17, () => actions.mint("frank", erin)); // …then frank and grace mint to it
     await at(T0 + 4 * WAIT + 18, () => actions.mint("grace", erin));
     const voucherClaim = await at(T0 + 4 * WAIT + 20, () =>
       actions.claimVoucher({ account: bob, amount: parseEther("1"), nonce: 7n }, carol),
@@ -143,6 +143,20 @@ describe("indexer against a local chain", () => {
     expect(body).toEqual({ address: accounts.alice.toLowerCase(), ...expected });
     const second = await first.get<StreakResponse>(`/streaks/${accounts.alice2.toLowerCase()}`);
     expect(second.body).toEqual({ address: accounts.alice2.toLowerCase(), ...expected });
+  });
+
+  it("shows a wallet its owner's streak (its first minter's), not that of a human who minted to it later", async () => {
+    const { body } = await first.get<StreakResponse>(`/streaks/${accounts.erin}`);
+    expect(body).toEqual({
+      address: accounts.erin.toLowerCase(),
+      nullifierHash: hashOf("erin"),
+      currentStreak: 1,
+      longestStreak: 1,
+      numOfMints: 1,
+      lastMintedAt: T0 + 4 * WAIT + 16,
+      nextMintAt: T0 + 5 * WAIT + 16,
+      streakExpiresAt: T0 + 6 * WAIT + 16,
+    });
   });
 
   it("restarts a streak after a gap of 2 × wait + 1 s and keeps the longest", async () => {

@@ -14,7 +14,7 @@ export const streaks = new Hono()
     if ("response" in address) return address.response;
 
     const [holder] = await db.select().from(account).where(eq(account.address, address.value)).limit(1);
-    const nullifierHash = holder?.lastMintNullifierHash ?? null;
+    const nullifierHash = holder?.firstMintNullifierHash ?? null;
     const [shown] = nullifierHash
       ? await db.select().from(human).where(eq(human.nullifierHash, nullifierHash)).limit(1)
       : [];
