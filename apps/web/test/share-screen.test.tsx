@@ -253,9 +253,10 @@ describe("referee reward", () => {
     const panel = await screen.findByRole("region", { name: "Invited by bob" });
     expect(panel).toHaveTextContent("Your bonus of 0.5 ORO for joining with an invite is ready.");
     await userEvent.click(within(panel).getByRole("button", { name: "Claim" }));
+    // The rain first, by its cheap test id: it goes after 5 s, and a role query on a loaded machine can take that long.
+    expect(await screen.findByTestId("coin-rain")).toBeInTheDocument();
     const dialog = await screen.findByRole("dialog", { name: "+0.5 ORO" });
     expect(dialog).toHaveTextContent("You earned extra ORO from bob");
-    expect(screen.getByTestId("coin-rain")).toBeInTheDocument();
     expect(app.fakes.calls.find((call) => call.name === "event:referral_claim_success")?.args[0]).toEqual({ claimType: "claim" });
     expect(screen.queryByRole("region", { name: "Invited by bob" })).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole("button", { name: "Great!" }));
