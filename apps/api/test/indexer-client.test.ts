@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ClaimsOrder, ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse } from "@oro/indexer/api-types";
+import type { ClaimsOrder, ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse, WalletHumansResponse } from "@oro/indexer/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer.js";
 
@@ -36,6 +36,7 @@ const payouts: ReferralPayoutsResponse = {
     },
   ],
 };
+const humans: WalletHumansResponse = { humans: [`0x${"0".repeat(62)}2a`, `0x${"AB".repeat(32)}`] };
 const nobody = "0x00000000000000000000000000000000000000bb";
 const nonce: ReferralNonceResponse = { nonce: "7", claimed: true, payout: null };
 
@@ -51,6 +52,7 @@ beforeAll(async () => {
       response.writeHead(status, { "content-type": "application/json" });
       response.end(body);
     };
+    if (url.endsWith("/humans")) return send(200, JSON.stringify(humans));
     if (url.startsWith(`/streaks/${nobody}/`)) return send(200, JSON.stringify({ claims: [] } satisfies ClaimsResponse));
     if (url.startsWith("/streaks/")) return send(200, JSON.stringify(claims));
     if (url.startsWith("/referral-payouts/nonces/")) return send(200, JSON.stringify(nonce));
@@ -87,6 +89,12 @@ describe("the indexer HTTP client", () => {
     expect(requested.at(-1)).toBe(`/streaks/${address}/claims?order=${oldest}&limit=1`);
     expect(await client.firstClaim(nobody)).toBeUndefined();
     expect(requested.at(-1)).toBe(`/streaks/${nobody}/claims?order=oldest&limit=1`);
+  });
+
+  it("reads every human who minted to a wallet, lower-cased", async () => {
+    const client = createHttpIndexerClient({ baseUrl, timeoutMs: 1_000 });
+    expect(await client.humansOf("0x00000000000000000000000000000000000000AA")).toEqual([`0x${"0".repeat(62)}2a`, `0x${"ab".repeat(32)}`]);
+    expect(requested.at(-1)).toBe(`/streaks/${address}/humans`);
   });
 
   it("turns errors, unexpected bodies, timeouts and a missing server into IndexerUnavailableError", async () => {

@@ -111,6 +111,33 @@ describe("farming the referral programme with a second wallet", () => {
     expect(statuses).toEqual(["payable", "rejected"]);
   });
 
+  it("a human who once minted to the referrer's wallet is the same human on both sides, however many mints came since", async () => {
+    // HR owns the referrer's wallet; H minted to it once, then HR more than a page of times. H is allow-listed, so
+    // only the self-referral rule stands between H and a reward from HR, on either path.
+    const [hr, h] = [newHuman(), newHuman()];
+    await allowListHuman(t.db.database.prisma, h);
+    const referrer = await newUser(t.app);
+    indexer.mint(referrer.account.address, hr, now() - 300 * DAY);
+    indexer.mint(referrer.account.address, h, now() - 299 * DAY);
+    for (let i = 0; i <= INDEXER_MAX_LIMIT; i++) indexer.mint(referrer.account.address, hr, now() - 298 * DAY + i * DAY);
+    const code = await referralCodeOf(t.app, referrer);
+
+    // Acceptance with H known behind the wallet: refused.
+    const known = await newUser(t.app);
+    indexer.mint(known.account.address, h, now() - DAY);
+    const refused = await acceptCode(t.app, known, code);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: "NO_SELF_REFERRAL" });
+
+    // Activation, H learnt at the referee's first mint after the acceptance: rejected, nobody paid.
+    const fresh = await newUser(t.app);
+    expect((await acceptCode(t.app, fresh, code)).statusCode).toBe(200);
+    indexer.mint(fresh.account.address, h, now() + 60);
+    expect((await oroEarned(t.app, fresh)).rewardForBeingReferee).toBeNull();
+    expect(await referralOf(fresh)).toMatchObject({ status: "rejected", rejectionReason: "SELF_REFERRAL_SAME_HUMAN" });
+    expect((await oroEarned(t.app, referrer)).usersReferred).toEqual([]);
+  });
+
   it("a known human who already holds a referral cannot accept again on another wallet (allow-listed or not)", async () => {
     const human = newHuman();
     const referrer = await verifiedUser();

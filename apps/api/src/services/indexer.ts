@@ -11,6 +11,8 @@ export interface IndexerClient {
   claims(address: Address, limit: number): Promise<IndexedClaim[]>;
   /** The first mint `address` ever received, or undefined (`GET /streaks/:address/claims?order=oldest&limit=1`). */
   firstClaim(address: Address): Promise<IndexedClaim | undefined>;
+  /** Every human who ever minted to `address`, each once (`GET /streaks/:address/humans`). */
+  humansOf(address: Address): Promise<Hex[]>;
   /** The streak the address shows (`GET /streaks/:address`). */
   streak(address: Address): Promise<IndexedStreak>;
   /** The contract's wait between mints in seconds, as indexed (`GET /stats`). */
@@ -87,6 +89,7 @@ export type IndexedHuman = z.output<typeof humanSchema>;
 export type IndexedTokenStats = z.output<typeof tokenStatsSchema>;
 
 const claimsResponse = z.object({ claims: z.array(claimSchema) });
+const humansResponse = z.object({ humans: z.array(hex) });
 const payoutsResponse = z.object({ payouts: z.array(payoutSchema) });
 const nonceResponse = z.object({ claimed: z.boolean() });
 
@@ -126,6 +129,9 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     async firstClaim(address) {
       const body = await get(`/streaks/${address.toLowerCase()}/claims?order=oldest&limit=1`, claimsResponse);
       return body.claims[0];
+    },
+    async humansOf(address) {
+      return (await get(`/streaks/${address.toLowerCase()}/humans`, humansResponse)).humans;
     },
     streak(address) {
       return get(`/streaks/${address.toLowerCase()}`, streakSchema);

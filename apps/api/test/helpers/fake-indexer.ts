@@ -71,6 +71,12 @@ export class FakeIndexer implements IndexerClient {
     return Promise.resolve(received[received.length - 1]);
   }
 
+  humansOf(address: Address): Promise<Hex[]> {
+    this.check();
+    const minted = this.mints.filter((claim) => claim.receiver === address.toLowerCase()).map((claim) => claim.nullifierHash);
+    return Promise.resolve([...new Set(minted)].sort());
+  }
+
   streak(address: Address): Promise<IndexedStreak> {
     this.check();
     const lower = address.toLowerCase() as Address;

@@ -51,6 +51,11 @@ export interface ClaimsResponse {
   claims: Claim[];
 }
 
+/** GET /streaks/:address/humans — every human who ever minted to the address (sorted, each once). */
+export interface WalletHumansResponse {
+  humans: `0x${string}`[];
+}
+
 /** GET /stats */
 export interface StatsResponse {
   chainId: number;

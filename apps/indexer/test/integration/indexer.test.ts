@@ -12,6 +12,7 @@ import type {
   ReferralPayoutsResponse,
   StatsResponse,
   StreakResponse,
+  WalletHumansResponse,
 } from "../../src/api/types";
 import { startIndexer as startIndexerProcess, type Service } from "@oro/dev-stack";
 import { chainActions, startLocalChain, type LocalChain } from "../../scripts/support/local-chain";
@@ -257,6 +258,15 @@ describe("indexer against a local chain", () => {
       expect(refused.body.error).toMatch(/order/);
       expect(refused.body.error).toContain(order);
     }
+  });
+
+  it("lists every human who minted to a wallet, each once, however many mints came since", async () => {
+    const erin = await first.get<WalletHumansResponse>(`/streaks/${accounts.erin}/humans`);
+    expect(erin.status).toBe(200);
+    expect(erin.body.humans).toEqual([hashOf("erin"), hashOf("frank"), hashOf("grace")].sort());
+    expect((await first.get<WalletHumansResponse>(`/streaks/${accounts.alice}/humans`)).body).toEqual({ humans: [hashOf("alice")] });
+    expect((await first.get<WalletHumansResponse>(`/streaks/${accounts.dave}/humans`)).body).toEqual({ humans: [] });
+    expect((await first.get<ErrorResponse>("/streaks/0x1234/humans")).status).toBe(400);
   });
 
   it("keeps stats equal to what the chain itself says", async () => {

@@ -1,6 +1,6 @@
 import { getAddress, type Hex } from "viem";
 import type { PrismaClient, User } from "../../generated/prisma/client.js";
-import { INDEXER_MAX_LIMIT, normaliseNullifierHash, type IndexedClaim, type IndexerClient } from "../indexer.js";
+import { normaliseNullifierHash, type IndexedClaim, type IndexerClient } from "../indexer.js";
 
 /** The humans behind one wallet, as far as the chain tells: who minted to it, and who minted first. */
 export interface WalletHumans {
@@ -15,18 +15,15 @@ export interface ListedMint {
 }
 
 /**
- * Reads the humans behind `user`'s wallet from the indexer (the remembered one counts too): who minted to it
- * among its newest INDEXER_MAX_LIMIT mints, and its first mint ever. A page that is not full holds every mint,
- * so its last (oldest) entry is the first; only a full page costs a second request, oldest first.
+ * Reads the humans behind `user`'s wallet from the indexer (the remembered one counts too): everyone who ever
+ * minted to it, and its first mint. Two requests at once, each bounded whatever the wallet's history.
  */
 export async function humansOfWallet(indexer: IndexerClient, user: User): Promise<WalletHumans> {
   const humans = new Set<Hex>();
   if (user.nullifierHash) humans.add(normaliseNullifierHash(BigInt(user.nullifierHash)));
   const address = getAddress(user.address);
-  const claims = await indexer.claims(address, INDEXER_MAX_LIMIT);
-  for (const claim of claims) humans.add(normaliseNullifierHash(claim.nullifierHash));
-  const firstMint = claims.length < INDEXER_MAX_LIMIT ? claims[claims.length - 1] : await indexer.firstClaim(address);
-  if (firstMint) humans.add(normaliseNullifierHash(firstMint.nullifierHash));
+  const [minters, firstMint] = await Promise.all([indexer.humansOf(address), indexer.firstClaim(address)]);
+  for (const human of minters) humans.add(normaliseNullifierHash(human));
   return { humans, firstMint };
 }
 

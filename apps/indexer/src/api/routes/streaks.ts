@@ -6,7 +6,7 @@ import { parseAddress, parseLimit, parseOrder } from "../../lib/request-params";
 import { streakAt } from "../../lib/streak";
 import { streakContext } from "../streak-context";
 import { valueOr400 } from "../respond";
-import type { Claim, ClaimsResponse, StreakResponse } from "../types";
+import type { Claim, ClaimsResponse, StreakResponse, WalletHumansResponse } from "../types";
 
 export const streaks = new Hono()
   .get("/:address", async (c) => {
@@ -69,4 +69,12 @@ export const streaks = new Hono()
       }),
     );
     return c.json({ claims } satisfies ClaimsResponse);
+  })
+  .get("/:address/humans", async (c) => {
+    const address = valueOr400(c, parseAddress(c.req.param("address")));
+    if ("response" in address) return address.response;
+    // Every human, however many mints came since: the receiver index narrows the scan to this wallet's mints.
+    const rows = await db.selectDistinct({ nullifierHash: mint.nullifierHash }).from(mint).where(eq(mint.receiver, address.value));
+    const humans = rows.map((row) => row.nullifierHash).sort();
+    return c.json({ humans } satisfies WalletHumansResponse);
   });
