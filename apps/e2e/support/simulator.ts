@@ -260,6 +260,7 @@ export class Simulator {
       await this.page.mouse.up();
       if (followed) return;
       if (attempt === 3) throw new Error("the slider's thumb did not follow the mouse in 3 tries");
+      console.log(`[${this.testInfo.title.slice(0, 2)}] the slider's thumb did not follow press ${attempt} (an announcement over it?): pressing again`);
     }
   }
 
