@@ -34,7 +34,15 @@ export const test = base.extend<{ chromium: undefined; sim: Simulator }>({
     });
     const sim = new Simulator(page, readStack(), testInfo);
     await use(sim);
-    // What the phone showed when a journey failed.
-    if (testInfo.status !== testInfo.expectedStatus) await sim.shot("failure").catch(() => undefined);
+    // What the phone showed when a journey failed: a screenshot, and its text for the run's closing summary.
+    if (testInfo.status !== testInfo.expectedStatus) {
+      await sim.shot("failure").catch(() => undefined);
+      const shown = await sim.app
+        .locator("body")
+        .innerText({ timeout: 5_000 })
+        .catch((error: unknown) => `(unreadable: ${(error as Error).message.split("\n")[0]})`);
+      const status = await sim.page.locator("#status").innerText({ timeout: 5_000 }).catch(() => "");
+      testInfo.annotations.push({ type: "phone", description: `${shown.replace(/\s+/g, " ").trim().slice(0, 400)} | simulator: ${status}` });
+    }
   },
 });

@@ -2,25 +2,41 @@ import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/tes
 
 /**
  * One closing line in the shape CI sums over every suite ("Tests  N failed | N passed"), with the skipped
- * journeys (test.fixme, or no Chromium) and the whole run's duration.
+ * journeys (test.fixme, or no Chromium) and the whole run's duration. Before it, one short paragraph per failed
+ * journey: its first error line, where, and what the phone showed (the fixture's "phone" annotation), so that
+ * the tail of a long CI log alone tells every failure apart.
  */
+// Terminal colours in an error message (a local run) are noise in a log.
+// eslint-disable-next-line no-control-regex
+const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
+
 export default class SummaryReporter implements Reporter {
   private passed = 0;
   private failed = 0;
   private skipped = 0;
   private readonly started = Date.now();
+  private readonly failures: string[] = [];
 
   onTestEnd(test: TestCase, result: TestResult): void {
     // Only the final attempt counts (there are no retries, but be exact).
     if (result.retry < test.retries && result.status !== "passed" && result.status !== "skipped") return;
     if (result.status === "passed") this.passed += 1;
     else if (result.status === "skipped") this.skipped += 1;
-    else this.failed += 1;
+    else {
+      this.failed += 1;
+      const error = result.errors[0];
+      const where = error?.location ? `${error.location.file.split("/").slice(-2).join("/")}:${error.location.line}` : "";
+      const phone = test.annotations.find((annotation) => annotation.type === "phone")?.description ?? "";
+      this.failures.push(
+        [`✘ ${test.title}`, `  ${plain(error?.message ?? result.status).split("\n")[0]} ${where}`.trimEnd(), phone && `  the phone showed: ${phone}`].filter(Boolean).join("\n"),
+      );
+    }
   }
 
   onEnd(result: FullResult): void {
     const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
     const total = this.passed + this.failed + this.skipped;
+    if (this.failures.length > 0) console.log(`e2e failures:\n${this.failures.join("\n")}`);
     console.log(`e2e journeys: ${result.status} in ${seconds} s (stack start included)`);
     console.log(`Tests  ${this.failed} failed | ${this.passed} passed | ${this.skipped} skipped (${total})`);
   }
