@@ -113,7 +113,7 @@ export default fp<ServicesOptions>(
     const indexer = options.indexer ?? createHttpIndexerClient({ baseUrl: config.indexer.url, timeoutMs: config.indexer.timeoutMs });
     const sessions = await sessionCache(options, fastify.log);
     // One view of "now" for what the chain decides (a local chain may be moved ahead of this machine's clock).
-    const clock = createChainClock(async () => Number((await chain.publicClient.getBlock({ blockTag: "latest" })).timestamp));
+    const clock = createChainClock(() => chain.clockSeconds());
     const auth = createAuthService({
       prisma,
       publicClient: chain.publicClient,

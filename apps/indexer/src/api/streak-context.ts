@@ -5,23 +5,25 @@ import type { PublicClient } from "viem";
 import { env } from "../env";
 import { streakClock } from "../lib/streak";
 
-/** The chain's latest block time, asked at most once a second (a request per streak read would be wasteful). */
-let latestBlock: { at: number; seconds: number | undefined } = { at: 0, seconds: undefined };
+/** The chain's clock, asked at most once a second (a request per streak read would be wasteful). */
+let chainClock: { at: number; seconds: number | undefined } = { at: 0, seconds: undefined };
 
 /**
- * The latest block's time. A local chain moved forward (evm_increaseTime and one empty block) has no event to
- * index, so the newest indexed event alone would leave every streak alive after the move.
+ * The chain's clock: the time its next block would get (the pending block's; the latest block's where an RPC
+ * does not serve it). A local chain moved forward has no event to index, so the newest indexed event alone
+ * would leave every streak alive after the move; and the latest block's time lags by however long no block came.
  */
-async function latestBlockTime(): Promise<number | undefined> {
-  if (Date.now() - latestBlock.at < 1000) return latestBlock.seconds;
+async function chainTime(): Promise<number | undefined> {
+  if (Date.now() - chainClock.at < 1000) return chainClock.seconds;
   const client = (publicClients as Record<string, PublicClient | undefined>)[env.chain.name];
-  const seconds = client
+  const block = client
     ? await client
-        .getBlock({ blockTag: "latest" })
-        .then((block) => Number(block.timestamp))
+        .getBlock({ blockTag: "pending" })
+        .catch(() => client.getBlock({ blockTag: "latest" }))
         .catch(() => undefined)
     : undefined;
-  latestBlock = { at: Date.now(), seconds };
+  const seconds = block ? Number(block.timestamp) : undefined;
+  chainClock = { at: Date.now(), seconds };
   return seconds;
 }
 
@@ -31,7 +33,7 @@ export async function streakContext(): Promise<{ waitBetweenMints: number; now: 
   const [[setting], [totals], blockTime] = await Promise.all([
     db.select().from(settings).where(eq(settings.chainId, chainId)).limit(1),
     db.select().from(stats).where(eq(stats.chainId, chainId)).limit(1),
-    latestBlockTime(),
+    chainTime(),
   ]);
   return {
     waitBetweenMints: setting?.waitBetweenMints ?? 0,

@@ -383,6 +383,20 @@ describe("indexer against a local chain", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(streak).toMatchObject({ nullifierHash: hashOf("dave"), currentStreak: 1, numOfMints: 1, lastMintedAt: mintedAt });
+  });
+
+  it("reads streaks with the chain's clock, which runs on while no block comes (not the latest block's time)", async () => {
+    expect((await second.get<StreakResponse>(`/streaks/${accounts.dave}`)).body).toMatchObject({ currentStreak: 1 });
+    // evm_increaseTime alone: the chain's clock passes Dave's window as a quiet spell would, with no new block.
+    await chainActions(chain).testClient.increaseTime({ seconds: 2 * WAIT + 10 });
+    const deadline = Date.now() + 10_000;
+    let streak: StreakResponse | undefined;
+    while (Date.now() < deadline) {
+      streak = (await second.get<StreakResponse>(`/streaks/${accounts.dave}`)).body;
+      if (streak.currentStreak === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(streak).toMatchObject({ nullifierHash: hashOf("dave"), currentStreak: 0, longestStreak: 1 });
     await second.service.stop();
   });
 
