@@ -95,11 +95,13 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
     if (taken) throw new ApiError(409, "REFERRAL_ALREADY_EXISTS", "you have already accepted an invite");
   }
 
-  /** The chain's clock now (the latest block's time), or null when the chain does not answer in time. */
-  async function latestBlockTime(): Promise<Date | null> {
+  /**
+   * The chain's clock now (the time its next block would get), or null when the chain does not answer in time.
+   * Not the latest block's time: a mint in that block, made before this acceptance, would count as after it.
+   */
+  async function chainTimeNow(): Promise<Date | null> {
     try {
-      const block = await startDeadline(2_000).run(() => chain.publicClient.getBlock({ blockTag: "latest" }));
-      return new Date(Number(block.timestamp) * 1000);
+      return new Date((await startDeadline(2_000).run(() => chain.clockSeconds())) * 1000);
     } catch {
       return null;
     }
@@ -148,7 +150,7 @@ export function createReferralAcceptance(options: AcceptanceOptions) {
     if (!(await options.auth.consumeNonce(nonce, "referral", refereeAddress))) {
       throw await options.auth.describeUnusableNonce(nonce, "referral").then((reason) => new ApiError(400, "SIGNATURE_INVALID", reason.message));
     }
-    const acceptedAtBlockTime = await latestBlockTime();
+    const acceptedAtBlockTime = await chainTimeNow();
     let referral: Referral;
     try {
       // The unique indexes decide between concurrent accepts (one per wallet, one per known human), not the reads above.
