@@ -11,8 +11,10 @@ import { fileURLToPath } from "node:url";
 import { createPublicClient, http } from "viem";
 import { hardhat, worldchain } from "viem/chains";
 import type { env as Env } from "../src/env";
+import { oroAbi, referralClaimAbi } from "@oro/clients";
 import { chainIdentity, pgliteDirectoryFor, schemaFor } from "../src/lib/chain-identity";
 import { deploymentFor } from "../src/lib/deployment";
+import { indexingFiles, indexingFingerprint } from "../src/lib/indexing-fingerprint";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -51,8 +53,11 @@ async function main(): Promise<void> {
   if (mode !== "start" && mode !== "dev") throw new Error(`usage: start.ts [start|dev] [ponder options], got "${mode}"`);
 
   const identity = await resolveIdentity();
+  // The contracts as ponder.config.ts gives them to Ponder, and the indexing code: a new build, a new schema.
+  const contracts = { abis: [oroAbi, referralClaimAbi], deployment: deploymentFor(env.chain.id) };
+  const fingerprint = indexingFingerprint({ contracts, files: indexingFiles(packageDir) });
   // Ponder refuses to run `dev` on a schema that `start` built (and vice versa it would rebuild), so each has its own.
-  const schema = schemaFor(mode === "dev" ? `${env.schemaPrefix}_dev` : env.schemaPrefix, identity);
+  const schema = schemaFor(mode === "dev" ? `${env.schemaPrefix}_dev` : env.schemaPrefix, identity, fingerprint);
   const childEnv: NodeJS.ProcessEnv = { PONDER_TELEMETRY_DISABLED: "true", ...process.env };
   if (env.databaseUrl) {
     console.log(`indexing chain ${env.chain.id} (${identity}) into PostgreSQL schema ${schema}`);

@@ -99,7 +99,7 @@ export const env = {
   },
   /** PostgreSQL when set; otherwise the embedded PGlite database. */
   databaseUrl: read("DATABASE_URL"),
-  /** The database schema is this prefix plus the chain's identity (see src/lib/chain-identity.ts). */
+  /** The database schema is this prefix, the chain's identity and the indexing fingerprint (src/lib/chain-identity.ts). */
   schemaPrefix: readSchemaPrefix(),
   /** PGlite's data lives in a folder per chain identity under this directory. */
   pgliteRoot: read("PGLITE_ROOT") ?? ".ponder/pglite",

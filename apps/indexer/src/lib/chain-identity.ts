@@ -11,12 +11,15 @@ export function chainIdentity(chainId: number, tokenCreationBlockHash: Hex): str
   if (!/^0x[0-9a-fA-F]{64}$/.test(tokenCreationBlockHash)) {
     throw new Error(`not a block hash: ${tokenCreationBlockHash}`);
   }
-  return `${chainId}_${tokenCreationBlockHash.slice(2, 14).toLowerCase()}`;
+  return `${chainId}_${tokenCreationBlockHash.slice(2, 10).toLowerCase()}`;
 }
 
-/** The database schema for a chain identity (Ponder allows at most 45 characters). */
-export function schemaFor(prefix: string, identity: string): string {
-  const schema = `${prefix}_${identity}`;
+/**
+ * The database schema for a chain identity and an indexing fingerprint (see indexing-fingerprint.ts; Ponder
+ * allows at most 45 characters).
+ */
+export function schemaFor(prefix: string, identity: string, fingerprint: string): string {
+  const schema = `${prefix}_${identity}_${fingerprint}`;
   if (schema.length > 45) throw new Error(`schema name ${schema} is longer than Ponder's 45 characters`);
   return schema;
 }

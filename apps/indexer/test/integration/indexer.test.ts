@@ -122,7 +122,7 @@ describe("indexer against a local chain", () => {
 
   it("stores PGlite data under the chain's identity (chain id + hash of ORO's creation block)", async () => {
     const creation = await chain.publicClient.getBlock({ blockNumber: BigInt(chain.deployment.oro.startBlock) });
-    expect(existsSync(path.join(first.pgliteRoot, `31337_${creation.hash.slice(2, 14)}`))).toBe(true);
+    expect(existsSync(path.join(first.pgliteRoot, `31337_${creation.hash.slice(2, 10)}`))).toBe(true);
   });
 
   it("answers /health", async () => {
