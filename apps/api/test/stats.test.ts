@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHttpIndexerClient } from "../src/services/indexer.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
@@ -21,12 +21,18 @@ const stats = (app: TestApp) => app.app.inject({ method: "GET", url: "/api/stats
 describe("GET /api/stats", () => {
   const indexer = new FakeIndexer();
   let t: TestApp;
-  // A short TTL so that the test sees the cache expire; the stale window stays the default 7 days.
+  // The cache's TTL is a minute; the tests move the clock past it rather than wait (a loaded machine can take
+  // longer than a short TTL between two requests). The stale window stays the default 7 days.
+  const TTL_MS = 60_000;
+  const pastTtl = () => vi.setSystemTime(Date.now() + TTL_MS + 1_000);
   beforeAll(async () => {
-    t = await createTestApp({ indexer, env: { STREAK_CACHE_TTL: "300ms" } });
+    // One clock for the whole block (the cache keeps what earlier tests put in it): Date runs on, and jumps.
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    t = await createTestApp({ indexer, env: { STREAK_CACHE_TTL: `${TTL_MS}ms` } });
   });
   afterAll(async () => {
     await t.close();
+    vi.useRealTimers();
   });
   beforeEach(() => {
     indexer.down = false;
@@ -56,7 +62,7 @@ describe("GET /api/stats", () => {
     expect(cached.json<TokenStats>()).toMatchObject({ holders: 2, cachedAt: body.cachedAt, stale: false });
     expect(indexer.calls).toBe(before + 1);
 
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    pastTtl();
     const refreshed = await stats(t);
     expect(refreshed.json<TokenStats>()).toMatchObject({ holders: 3, totalSupply: (4n * HALF_ORO).toString(), stale: false });
     expect(indexer.calls).toBe(before + 2);
@@ -64,7 +70,7 @@ describe("GET /api/stats", () => {
 
   it("serves the last answer as stale while the indexer is down, and fresh again once it is back", async () => {
     const fresh = (await stats(t)).json<TokenStats>();
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    pastTtl();
     indexer.down = true;
     const stale = await stats(t);
     expect(stale.statusCode).toBe(200);
@@ -75,7 +81,7 @@ describe("GET /api/stats", () => {
   });
 
   it("asks the indexer once for many simultaneous requests", async () => {
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    pastTtl();
     const before = indexer.calls;
     const answers = await Promise.all(Array.from({ length: 20 }, () => stats(t)));
     expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
