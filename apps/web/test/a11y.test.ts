@@ -45,6 +45,16 @@ interface AxeViolation {
 
 /** axe-core's serious and critical violations on the page as it is now (e.g. with a modal open). */
 async function seriousViolations(page: Page): Promise<string[]> {
+  // Axe reads colours as painted: a modal still fading in (slowly, on a loaded machine) has too little contrast
+  // for a moment. Let the animations of every dialog, and of what holds it, finish first.
+  await page.evaluate(() => {
+    const dialogs = [...document.querySelectorAll("[role=dialog]")];
+    const onDialog = (animation: Animation) => {
+      const target = (animation.effect as KeyframeEffect | null)?.target;
+      return target instanceof Element && dialogs.some((dialog) => target.contains(dialog) || dialog.contains(target));
+    };
+    return Promise.all(document.getAnimations().filter(onDialog).map((animation) => animation.finished.catch(() => undefined)));
+  });
   await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
@@ -156,6 +166,10 @@ describe.skipIf(!hasChromium)("accessibility in Chromium", () => {
     if (!browser) throw new Error("no browser");
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${origin}/test/harness/claim-states.html?state=success`);
+    // Animations at a tenth of their speed, as on a loaded machine: axe must still see the modals as they settle.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Animation.enable");
+    await cdp.send("Animation.setPlaybackRate", { playbackRate: 0.1 });
     const thumb = page.getByRole("slider");
     await thumb.waitFor();
     // The slider works from the keyboard too: End completes it.
