@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
 
 /**
@@ -6,10 +7,6 @@ import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/tes
  * journey: its first error line, where, and what the phone showed (the fixture's "phone" annotation), so that
  * the tail of a long CI log alone tells every failure apart.
  */
-// Terminal colours in an error message (a local run) are noise in a log.
-// eslint-disable-next-line no-control-regex
-const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
-
 export default class SummaryReporter implements Reporter {
   private passed = 0;
   private failed = 0;
@@ -28,7 +25,7 @@ export default class SummaryReporter implements Reporter {
       const where = error?.location ? `${error.location.file.split("/").slice(-2).join("/")}:${error.location.line}` : "";
       const phone = test.annotations.find((annotation) => annotation.type === "phone")?.description ?? "";
       this.failures.push(
-        [`✘ ${test.title}`, `  ${plain(error?.message ?? result.status).split("\n")[0]} ${where}`.trimEnd(), phone && `  the phone showed: ${phone}`].filter(Boolean).join("\n"),
+        [`✘ ${test.title}`, `  ${stripVTControlCharacters(error?.message ?? result.status).split("\n")[0]} ${where}`.trimEnd(), phone && `  the phone showed: ${phone}`].filter(Boolean).join("\n"),
       );
     }
   }

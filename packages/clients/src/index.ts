@@ -5,3 +5,4 @@ export * from "./referral-message.js";
 export * from "./api-client.js";
 export * from "./dev-accounts.js";
 export * from "./languages.js";
+export * from "./chain-clock.js";

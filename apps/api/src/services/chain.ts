@@ -1,4 +1,4 @@
-import { referralClaimAbi, referralVoucherTypedData, type ReferralVoucher } from "@oro/clients";
+import { chainClockSeconds, referralClaimAbi, referralVoucherTypedData, type ReferralVoucher } from "@oro/clients";
 import {
   createPublicClient,
   createWalletClient,
@@ -20,11 +20,7 @@ export interface ChainService {
   readonly voucherSigner: Address;
   /** The hot wallet that submits `auto` payouts, if configured. */
   readonly payoutWallet: Address | undefined;
-  /**
-   * The chain's clock (unix seconds): the time its next block would get (the pending block's). The latest
-   * block's time lags it by however long no block came, minutes on a quiet local chain moved ahead of this
-   * machine. An RPC that does not serve the pending block gives the latest's.
-   */
+  /** The chain's clock in unix seconds (`chainClockSeconds` of @oro/clients: its next block's time). */
   clockSeconds(): Promise<number>;
   signVoucher(voucher: ReferralVoucher): Promise<Hex>;
   isNonceUsed(nonce: bigint): Promise<boolean>;
@@ -59,10 +55,7 @@ export function createChainService(options: ChainOptions): ChainService {
     publicClient,
     voucherSigner: signer.address,
     payoutWallet: payoutAccount?.address,
-    async clockSeconds() {
-      const pending = await publicClient.getBlock({ blockTag: "pending" }).catch(() => null);
-      return Number((pending ?? (await publicClient.getBlock({ blockTag: "latest" }))).timestamp);
-    },
+    clockSeconds: () => chainClockSeconds(publicClient),
     signVoucher: (voucher) => signer.signTypedData(referralVoucherTypedData(options.chainId, options.claimContract, voucher)),
     isNonceUsed: (nonce) =>
       publicClient.readContract({ address: options.claimContract, abi: referralClaimAbi, functionName: "isNonceUsed", args: [nonce] }),

@@ -14,12 +14,12 @@ const app = new Hono();
 app.use("/sql/*", client({ db, schema }));
 app.use("/graphql", graphql({ db, schema }));
 
-// Answers from a backfill in progress would be partial: 503 until Ponder is ready.
-for (const path of ["/streaks/*", "/stats", "/stats/*", "/humans/*", "/referral-payouts/*"]) app.use(path, readyGate);
-
-app.route("/streaks", streaks);
-app.route("/stats", statsRoutes);
-app.route("/humans", humans);
-app.route("/referral-payouts", referralPayouts);
+const routes = { "/streaks": streaks, "/stats": statsRoutes, "/humans": humans, "/referral-payouts": referralPayouts };
+for (const [path, route] of Object.entries(routes)) {
+  // Answers from a backfill in progress would be partial: 503 until Ponder is ready.
+  app.use(path, readyGate);
+  app.use(`${path}/*`, readyGate);
+  app.route(path, route);
+}
 
 export default app;

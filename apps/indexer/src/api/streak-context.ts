@@ -1,3 +1,4 @@
+import { chainClockSeconds } from "@oro/clients";
 import { db, publicClients } from "ponder:api";
 import { settings, stats } from "ponder:schema";
 import { eq } from "ponder";
@@ -9,20 +10,14 @@ import { streakClock } from "../lib/streak";
 let chainClock: { at: number; seconds: number | undefined } = { at: 0, seconds: undefined };
 
 /**
- * The chain's clock: the time its next block would get (the pending block's; the latest block's where an RPC
- * does not serve it). A local chain moved forward has no event to index, so the newest indexed event alone
- * would leave every streak alive after the move; and the latest block's time lags by however long no block came.
+ * The chain's clock (`chainClockSeconds`: its next block's time). A local chain moved forward has no event to
+ * index, so the newest indexed event alone would leave every streak alive after the move; and the latest block's
+ * time lags by however long no block came.
  */
 async function chainTime(): Promise<number | undefined> {
   if (Date.now() - chainClock.at < 1000) return chainClock.seconds;
   const client = (publicClients as Record<string, PublicClient | undefined>)[env.chain.name];
-  const block = client
-    ? await client
-        .getBlock({ blockTag: "pending" })
-        .catch(() => client.getBlock({ blockTag: "latest" }))
-        .catch(() => undefined)
-    : undefined;
-  const seconds = block ? Number(block.timestamp) : undefined;
+  const seconds = client ? await chainClockSeconds(client).catch(() => undefined) : undefined;
   chainClock = { at: Date.now(), seconds };
   return seconds;
 }

@@ -64,6 +64,16 @@ async function startIndexer(chain: LocalChain, lastEventBlock: number, pgliteRoo
   };
 }
 
+/** The address's streak, asked again until `shows` holds or `timeoutMs` passes (live indexing takes a moment). */
+async function streakOnceIt(run: IndexerRun, address: Address, shows: (streak: StreakResponse) => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const streak = (await run.get<StreakResponse>(`/streaks/${address}`)).body;
+    if (shows(streak) || Date.now() >= deadline) return streak;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 describe("indexer against a local chain", () => {
   let chain: LocalChain;
   let first: IndexerRun;
@@ -375,13 +385,7 @@ describe("indexer against a local chain", () => {
   it("indexes a new mint live, after the backfill", async () => {
     const receipt = await chainActions(chain).mint("dave", accounts.dave);
     const mintedAt = Number((await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp);
-    const deadline = Date.now() + 30_000;
-    let streak: StreakResponse | undefined;
-    while (Date.now() < deadline) {
-      streak = (await second.get<StreakResponse>(`/streaks/${accounts.dave}`)).body;
-      if (streak.numOfMints > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const streak = await streakOnceIt(second, accounts.dave, (shown) => shown.numOfMints > 0, 30_000);
     expect(streak).toMatchObject({ nullifierHash: hashOf("dave"), currentStreak: 1, numOfMints: 1, lastMintedAt: mintedAt });
   });
 
@@ -389,13 +393,7 @@ describe("indexer against a local chain", () => {
     expect((await second.get<StreakResponse>(`/streaks/${accounts.dave}`)).body).toMatchObject({ currentStreak: 1 });
     // evm_increaseTime alone: the chain's clock passes Dave's window as a quiet spell would, with no new block.
     await chainActions(chain).testClient.increaseTime({ seconds: 2 * WAIT + 10 });
-    const deadline = Date.now() + 10_000;
-    let streak: StreakResponse | undefined;
-    while (Date.now() < deadline) {
-      streak = (await second.get<StreakResponse>(`/streaks/${accounts.dave}`)).body;
-      if (streak.currentStreak === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const streak = await streakOnceIt(second, accounts.dave, (shown) => shown.currentStreak === 0, 10_000);
     expect(streak).toMatchObject({ nullifierHash: hashOf("dave"), currentStreak: 0, longestStreak: 1 });
     await second.service.stop();
   });
