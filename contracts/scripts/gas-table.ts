@@ -50,8 +50,10 @@ async function main(): Promise<void> {
   if (!owner || !alice || !bob) throw new Error("the hardhat network needs at least three accounts");
 
   const verifier = await hre.viem.deployContract("NoopWorldIdRouter");
+  const verifier4 = await hre.viem.deployContract("NoopWorldIdVerifier");
   const oro = await hre.viem.deployContract("Oro", [
     verifier.address, "app_gas_benchmark", "claim-tokens-action", 31337n, parseEther("0.5"), 86_400n, owner.account.address,
+    { verifier: verifier4.address, rpId: 0x1234567890abcdefn, enrolmentAction: "oro-enrol", genesisCutoff: 1_780_272_000n },
   ]);
   const proof = Array.from({ length: 8 }, (_, i) => proofLikeWord(`proof-${i}`)) as unknown as readonly [
     bigint, bigint, bigint, bigint, bigint, bigint, bigint, bigint,
@@ -73,6 +75,29 @@ async function main(): Promise<void> {
   await time.increase(86_400);
   const repeatMint = await measureMint(alice, aliceHuman);
   const secondHuman = await measureMint(alice, proofLikeWord("nullifier-bob"));
+
+  // World ID 4.0: enrolment (a uniqueness proof and the session's creation, with the first claim), then a daily
+  // claim with a session proof; calldata shaped like real proofs.
+  const words5 = (seed: string) => Array.from({ length: 5 }, (_, i) => proofLikeWord(`${seed}-${i}`)) as unknown as readonly [bigint, bigint, bigint, bigint, bigint];
+  const now = BigInt(await time.latest());
+  const sessionProof = (seed: string, expiresAtMin: bigint) => ({
+    sessionId: proofLikeWord("session-carol"),
+    sessionNullifier: [proofLikeWord(`${seed}-nullifier`), proofLikeWord(`${seed}-action`)] as const,
+    nonce: proofLikeWord(`${seed}-nonce`),
+    expiresAtMin,
+    proof: words5(seed),
+  });
+  async function measure(hash: Hex): Promise<{ gasUsed: bigint; execution: bigint }> {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    const tx = await publicClient.getTransaction({ hash });
+    return { gasUsed: receipt.gasUsed, execution: receipt.gasUsed - intrinsicGas(tx.input) };
+  }
+  const enrolment = await measure(await oro.write.enrolInWorldId4([bob.account.address,
+    { nullifier: proofLikeWord("enrol-carol"), nonce: proofLikeWord("enrol-nonce"), expiresAtMin: now, proof: words5("enrol") },
+    sessionProof("create", now)], { account: bob.account }));
+  await time.increase(86_400);
+  const claim4 = await measure(await oro.write.claimWithSession([bob.account.address, sessionProof("day-2", now + 86_400n)], { account: bob.account }));
+  console.log("4.0 enrolment", enrolment, "4.0 claim", claim4, "target", (repeatMint.execution * 13n) / 10n);
 
   // Referral voucher claim against a funded claim contract.
   const claims = await hre.viem.deployContract("ReferralClaim", [oro.address, owner.account.address, owner.account.address]);

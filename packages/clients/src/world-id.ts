@@ -69,3 +69,115 @@ export function buildDevProof(request: DevProofRequest): DevProof {
   );
   return { root, nullifierHash: request.nullifierHash, proof: [commitment, 0n, 0n, 0n, 0n, 0n, 0n, 0n] };
 }
+
+// ---------------------------------------------------------------- World ID 4.0
+
+/** World ID 4.0's credential issuer schema for proof of human (Orb), the only one the ORO contract accepts. */
+export const PROOF_OF_HUMAN_SCHEMA = 1n;
+
+/** The root development 4.0 proofs are made against (MockWorldIdVerifier.DEV_ROOT). */
+export const DEV_WORLD_ID_4_ROOT = hashToField(toHex(stringToBytes("oro-development-world-id-4-root")));
+
+/** World ID 4.0's action field: keccak256 of the action string shifted into the field (no app id, unlike 3.0). */
+export function worldId4ActionOf(action: string): bigint {
+  return hashToField(toHex(stringToBytes(action)));
+}
+
+/** An rp id as IDKit writes it (`rp_` + 16 hex digits) as the uint64 the verifier takes. */
+export function rpIdOf(rpId: string): bigint {
+  if (!/^rp_[0-9a-fA-F]{16}$/.test(rpId)) throw new Error(`an rp id is rp_ followed by 16 hex digits, not ${JSON.stringify(rpId)}`);
+  return BigInt(`0x${rpId.slice(3)}`);
+}
+
+/** The session id the contract takes: the commitment, the first 32 bytes of IDKit's `session_<128 hex>`. */
+export function sessionIdOf(idkitSessionId: string): bigint {
+  if (!/^session_[0-9a-fA-F]{128}$/.test(idkitSessionId)) throw new Error("a session id is session_ followed by 128 hex digits");
+  return BigInt(`0x${idkitSessionId.slice(8, 72)}`);
+}
+
+/** The IDKit signal of an enrolment's uniqueness proof: the receiver and the session it chose, packed (a 0x string
+ *  IDKit hashes as bytes, exactly as the contract's abi.encodePacked). */
+export function enrolmentSignalOf(receiver: Address, sessionId: bigint): Hex {
+  return encodePacked(["address", "uint256"], [receiver, sessionId]);
+}
+
+/** The IDKit signal of a 3.0 proof that moves its human to a 4.0 session: the session id. */
+export function moveSignalOf(sessionId: bigint): Hex {
+  return encodePacked(["uint256"], [sessionId]);
+}
+
+/** The five field elements of a 4.0 proof (four of the compressed Groth16 proof, then the registry root). */
+export type WorldId4Proof = readonly [bigint, bigint, bigint, bigint, bigint];
+
+/** A uniqueness proof as the contract's `UniquenessProof` takes it. */
+export interface UniquenessProof {
+  nullifier: bigint;
+  nonce: bigint;
+  expiresAtMin: bigint;
+  proof: WorldId4Proof;
+}
+
+/** A session proof as the contract's `SessionProof` takes it. */
+export interface SessionProof {
+  sessionId: bigint;
+  sessionNullifier: readonly [bigint, bigint];
+  nonce: bigint;
+  expiresAtMin: bigint;
+  proof: WorldId4Proof;
+}
+
+/** What a development 4.0 proof states (the verifier's public inputs); sessionId 0 for a uniqueness proof. */
+export interface DevWorldId4Inputs {
+  nullifier: bigint;
+  action: bigint;
+  rpId: bigint;
+  nonce: bigint;
+  signalHash: bigint;
+  expiresAtMin: bigint;
+  issuerSchemaId?: bigint;
+  credentialGenesisIssuedAtMin?: bigint;
+  sessionId?: bigint;
+  root?: bigint;
+}
+
+/**
+ * The proof MockWorldIdVerifier accepts for these inputs (and no real verifier does):
+ *   proof[0] = hashToField(abi.encode(nullifier, action, rpId, nonce, signalHash, expiresAtMin, issuerSchemaId,
+ *                                     credentialGenesisIssuedAtMin, sessionId)), proof[1..3] = 0, proof[4] = root.
+ */
+export function buildDevWorldId4Proof(inputs: DevWorldId4Inputs): WorldId4Proof {
+  const commitment = hashToField(
+    encodeAbiParameters(
+      ["uint256", "uint256", "uint64", "uint256", "uint256", "uint64", "uint64", "uint256", "uint256"].map((type) => ({ type })),
+      [
+        inputs.nullifier,
+        inputs.action,
+        inputs.rpId,
+        inputs.nonce,
+        inputs.signalHash,
+        inputs.expiresAtMin,
+        inputs.issuerSchemaId ?? PROOF_OF_HUMAN_SCHEMA,
+        inputs.credentialGenesisIssuedAtMin ?? 0n,
+        inputs.sessionId ?? 0n,
+      ],
+    ),
+  );
+  return [commitment, 0n, 0n, 0n, inputs.root ?? DEV_WORLD_ID_4_ROOT];
+}
+
+/** A development human's 4.0 uniqueness nullifier for (rp id, action): deterministic, as World's OPRF is. */
+export function devWorldId4Nullifier(humanName: string, rpId: bigint, action: bigint): bigint {
+  return hashToField(encodePacked(["string", "uint64", "uint256"], [`oro-development-world-id-4:${humanName}`, rpId, action]));
+}
+
+/** A development session id (commitment) for a human and a seed: a human may create several sessions. */
+export function devSessionId(humanName: string, seed: bigint): bigint {
+  return hashToField(encodePacked(["string", "uint256"], [`oro-development-session:${humanName}`, seed]));
+}
+
+/** A fresh session nullifier: [nullifier, random action with World's session prefix byte 0x02]. */
+export function devSessionNullifier(random: bigint): readonly [bigint, bigint] {
+  const nullifier = hashToField(encodePacked(["string", "uint256"], ["oro-development-session-nullifier", random]));
+  const action = (hashToField(encodePacked(["string", "uint256"], ["oro-development-session-action", random])) & ((1n << 248n) - 1n)) | (2n << 248n);
+  return [nullifier, action];
+}
