@@ -18,6 +18,8 @@ const CONTRACTS = [
   ["contracts/dev/TestModeFaucet.sol", "TestModeFaucet", "testModeFaucetAbi", "test-mode-faucet"],
   ["contracts/interfaces/IWorldID.sol", "IWorldID", "worldIdRouterAbi", "world-id-router"],
   ["contracts/dev/MockWorldIdRouter.sol", "MockWorldIdRouter", "mockWorldIdRouterAbi", "mock-world-id-router"],
+  ["contracts/interfaces/IWorldIDVerifier.sol", "IWorldIDVerifier", "worldIdVerifierAbi", "world-id-verifier"],
+  ["contracts/dev/MockWorldIdVerifier.sol", "MockWorldIdVerifier", "mockWorldIdVerifierAbi", "mock-world-id-verifier"],
 ];
 
 const HEADER = [

@@ -15,6 +15,8 @@ export { referralClaimAbi } from "./abis/referral-claim.js";
 export { testModeFaucetAbi } from "./abis/test-mode-faucet.js";
 export { worldIdRouterAbi } from "./abis/world-id-router.js";
 export { mockWorldIdRouterAbi } from "./abis/mock-world-id-router.js";
+export { worldIdVerifierAbi } from "./abis/world-id-verifier.js";
+export { mockWorldIdVerifierAbi } from "./abis/mock-world-id-verifier.js";
 
 /** Every recorded deployment: contract addresses with their creation blocks, and the World ID app and action. */
 export const deployments = {

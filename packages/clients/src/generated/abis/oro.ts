@@ -38,6 +38,33 @@ export const oroAbi = [
         "internalType": "address",
         "name": "initialOwner",
         "type": "address"
+      },
+      {
+        "components": [
+          {
+            "internalType": "contract IWorldIDVerifier",
+            "name": "verifier",
+            "type": "address"
+          },
+          {
+            "internalType": "uint64",
+            "name": "rpId",
+            "type": "uint64"
+          },
+          {
+            "internalType": "string",
+            "name": "enrolmentAction",
+            "type": "string"
+          },
+          {
+            "internalType": "uint64",
+            "name": "genesisCutoff",
+            "type": "uint64"
+          }
+        ],
+        "internalType": "struct Oro.WorldId4Settings",
+        "name": "worldId4",
+        "type": "tuple"
       }
     ],
     "stateMutability": "nonpayable",
@@ -133,11 +160,37 @@ export const oroAbi = [
     "inputs": [
       {
         "internalType": "uint256",
+        "name": "human",
+        "type": "uint256"
+      }
+    ],
+    "name": "HumanAlreadyEnrolled",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
         "name": "amountPerMint",
         "type": "uint256"
       }
     ],
     "name": "InvalidAmountPerMint",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "InvalidEnrolmentAction",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "InvalidRpId",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "InvalidSessionId",
     "type": "error"
   },
   {
@@ -158,12 +211,28 @@ export const oroAbi = [
   },
   {
     "inputs": [],
+    "name": "InvalidWorldIdVerifier",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "MintCountOverflow",
     "type": "error"
   },
   {
     "inputs": [],
     "name": "MintingKilled",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "nullifierHash",
+        "type": "uint256"
+      }
+    ],
+    "name": "MovedToWorldId4",
     "type": "error"
   },
   {
@@ -221,8 +290,61 @@ export const oroAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "sessionId",
+        "type": "uint256"
+      }
+    ],
+    "name": "SessionAlreadyEnrolled",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "SessionNullifierReplayed",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "expiresAtMin",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "lastExpiresAtMin",
+        "type": "uint256"
+      }
+    ],
+    "name": "StaleSessionProof",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "SupplyOverflow",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "sessionId",
+        "type": "uint256"
+      }
+    ],
+    "name": "UnknownSession",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "WorldId3IsClosed",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "WorldId4SettingsLocked",
     "type": "error"
   },
   {
@@ -350,6 +472,37 @@ export const oroAbi = [
       {
         "indexed": true,
         "internalType": "address",
+        "name": "receiver",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "sessionId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "numOfMints",
+        "type": "uint256"
+      }
+    ],
+    "name": "MintedWithSession",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
         "name": "previousOwner",
         "type": "address"
       },
@@ -424,6 +577,93 @@ export const oroAbi = [
       }
     ],
     "name": "WaitBetweenMintsUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [],
+    "name": "WorldId3Closed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "address",
+        "name": "receiver",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "human",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "sessionId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "movedFrom",
+        "type": "uint256"
+      }
+    ],
+    "name": "WorldId4Enrolled",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "rpId",
+        "type": "uint64"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
+        "name": "enrolmentAction",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "string",
+        "name": "enrolmentActionName",
+        "type": "string"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "genesisCutoff",
+        "type": "uint64"
+      }
+    ],
+    "name": "WorldId4SettingsUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "oldVerifier",
+        "type": "address"
+      },
+      {
+        "indexed": false,
+        "internalType": "address",
+        "name": "newVerifier",
+        "type": "address"
+      }
+    ],
+    "name": "WorldIdVerifierUpdated",
     "type": "event"
   },
   {
@@ -527,6 +767,64 @@ export const oroAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "receiver",
+        "type": "address"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "sessionId",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256[2]",
+            "name": "sessionNullifier",
+            "type": "uint256[2]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "nonce",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint64",
+            "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "proof",
+            "type": "uint256[5]"
+          }
+        ],
+        "internalType": "struct Oro.SessionProof",
+        "name": "session",
+        "type": "tuple"
+      }
+    ],
+    "name": "claimWithSession",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "closeWorldId3",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "decimals",
     "outputs": [
@@ -537,6 +835,84 @@ export const oroAbi = [
       }
     ],
     "stateMutability": "pure",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "receiver",
+        "type": "address"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "nullifier",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "nonce",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint64",
+            "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "proof",
+            "type": "uint256[5]"
+          }
+        ],
+        "internalType": "struct Oro.UniquenessProof",
+        "name": "enrolment",
+        "type": "tuple"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "sessionId",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256[2]",
+            "name": "sessionNullifier",
+            "type": "uint256[2]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "nonce",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint64",
+            "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "proof",
+            "type": "uint256[5]"
+          }
+        ],
+        "internalType": "struct Oro.SessionProof",
+        "name": "session",
+        "type": "tuple"
+      }
+    ],
+    "name": "enrolInWorldId4",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "amount",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
     "type": "function"
   },
   {
@@ -649,6 +1025,93 @@ export const oroAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "receiver",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "root",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "nullifierHash",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256[8]",
+        "name": "proof",
+        "type": "uint256[8]"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "nullifier",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "nonce",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint64",
+            "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "proof",
+            "type": "uint256[5]"
+          }
+        ],
+        "internalType": "struct Oro.UniquenessProof",
+        "name": "enrolment",
+        "type": "tuple"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "sessionId",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256[2]",
+            "name": "sessionNullifier",
+            "type": "uint256[2]"
+          },
+          {
+            "internalType": "uint256",
+            "name": "nonce",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint64",
+            "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "proof",
+            "type": "uint256[5]"
+          }
+        ],
+        "internalType": "struct Oro.SessionProof",
+        "name": "session",
+        "type": "tuple"
+      }
+    ],
+    "name": "moveToWorldId4",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "name",
     "outputs": [
@@ -680,6 +1143,11 @@ export const oroAbi = [
         "internalType": "uint32",
         "name": "numOfMints",
         "type": "uint32"
+      },
+      {
+        "internalType": "bool",
+        "name": "movedToWorldId4",
+        "type": "bool"
       }
     ],
     "stateMutability": "view",
@@ -722,6 +1190,40 @@ export const oroAbi = [
     "inputs": [
       {
         "internalType": "uint256",
+        "name": "sessionId",
+        "type": "uint256"
+      }
+    ],
+    "name": "sessionMintData",
+    "outputs": [
+      {
+        "internalType": "uint40",
+        "name": "lastMintedAt",
+        "type": "uint40"
+      },
+      {
+        "internalType": "uint32",
+        "name": "numOfMints",
+        "type": "uint32"
+      },
+      {
+        "internalType": "uint64",
+        "name": "lastExpiresAtMin",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint120",
+        "name": "lastSessionNullifierTag",
+        "type": "uint120"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
         "name": "newAmountPerMint",
         "type": "uint256"
       }
@@ -758,6 +1260,29 @@ export const oroAbi = [
       }
     ],
     "name": "setWaitBetweenMints",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
+        "name": "rpId",
+        "type": "uint64"
+      },
+      {
+        "internalType": "string",
+        "name": "enrolmentAction",
+        "type": "string"
+      },
+      {
+        "internalType": "uint64",
+        "name": "genesisCutoff",
+        "type": "uint64"
+      }
+    ],
+    "name": "setWorldId4Settings",
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
@@ -855,6 +1380,19 @@ export const oroAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "address",
+        "name": "newVerifier",
+        "type": "address"
+      }
+    ],
+    "name": "updateWorldIdVerifier",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "waitBetweenMints",
     "outputs": [
@@ -875,6 +1413,44 @@ export const oroAbi = [
         "internalType": "contract IWorldID",
         "name": "",
         "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "worldIdStatus",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "worldId3Closed",
+        "type": "bool"
+      },
+      {
+        "internalType": "address",
+        "name": "verifier",
+        "type": "address"
+      },
+      {
+        "internalType": "uint64",
+        "name": "rpId",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint256",
+        "name": "enrolmentAction",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint64",
+        "name": "genesisCutoff",
+        "type": "uint64"
+      },
+      {
+        "internalType": "bool",
+        "name": "locked",
+        "type": "bool"
       }
     ],
     "stateMutability": "view",
