@@ -21,6 +21,7 @@ import statsRoutes from "./routes/stats/index.js";
 import streakRoutes from "./routes/streaks/index.js";
 import userRoutes from "./routes/user/index.js";
 import worldIdRoutes from "./routes/world-id/index.js";
+import { DEFAULT_CONNECTION_LIMITS, createHttpServer, limitConnectionsPerAddress, type ConnectionLimits } from "./connection-limits.js";
 
 export type AppOptions = ServicesOptions;
 
@@ -60,9 +61,15 @@ export default app;
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-/** Server options: structured logs with a request id (taken from x-request-id when sane), proxy trust. */
-export function serverOptions(config: Config, logger: FastifyServerOptions["logger"] = undefined): FastifyServerOptions {
+/** Server options: structured logs with a request id (taken from x-request-id when sane), proxy trust, and the
+ *  time a request may take to arrive and a connection may idle. */
+export function serverOptions(
+  config: Config,
+  logger: FastifyServerOptions["logger"] = undefined,
+  limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
+): FastifyServerOptions {
   return {
+    serverFactory: (handler) => createHttpServer(limits, handler),
     logger: logger ?? {
       level: config.logLevel,
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
@@ -80,9 +87,15 @@ export function serverOptions(config: Config, logger: FastifyServerOptions["logg
 }
 
 export async function buildApp(
-  options: AppOptions & { logger?: FastifyServerOptions["logger"] },
+  options: AppOptions & { logger?: FastifyServerOptions["logger"]; connectionLimits?: ConnectionLimits },
 ): Promise<FastifyInstance> {
-  const fastify = Fastify(serverOptions(options.config, options.logger)).withTypeProvider<ZodTypeProvider>();
+  const limits = options.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
+  const fastify = Fastify(serverOptions(options.config, options.logger, limits)).withTypeProvider<ZodTypeProvider>();
+  // Behind proxies every connection comes from them: the per-address bound is then the edge's to keep.
+  limitConnectionsPerAddress(fastify.server, options.config.trustProxyHops > 0 ? 0 : limits.perAddress, (address, refused) => {
+    // A flood would drown the log: the first refusal, then every thousandth.
+    if (refused === 1 || refused % 1000 === 0) fastify.log.warn({ address, refused }, "connection refused: too many open from one address");
+  });
   fastify.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -33,6 +33,7 @@ describe("sign-in is bound to our domain, chain and time (point 2)", () => {
     ["another chain", { chainId: 1 }, "SIWE_CHAIN_MISMATCH"],
     ["an hour-old message", { issuedAt: new Date(Date.now() - 3_600_000) }, "SIWE_ISSUED_AT_INVALID"],
     ["a message from the future", { issuedAt: new Date(Date.now() + 600_000) }, "SIWE_ISSUED_AT_INVALID"],
+    ["a message claiming EIP-4361 version 2", { version: "2" }, "SIWE_VERSION_INVALID"],
   ];
   for (const [what, override, code] of cases) {
     it(`refuses ${what} (${code}), and its nonce is spent`, async () => {
@@ -52,6 +53,20 @@ describe("sign-in is bound to our domain, chain and time (point 2)", () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const message = siweMessage({ address: account.address, nonce: await fetchNonce(t.app) });
     expect((await postSiwe(t.app, { message, signature: await account.signMessage({ message }), address: account.address })).statusCode).toBe(200);
+  });
+});
+
+describe("the session's authorization scheme", () => {
+  it("reads Bearer in any case (RFC 9110), and nothing else as a token", async () => {
+    const user = await newUser(t.app);
+    for (const scheme of ["Bearer", "bearer", "BEARER"]) {
+      const response = await t.app.inject({ method: "GET", url: "/api/auth/session", headers: { authorization: `${scheme} ${user.token}` } });
+      expect(response.statusCode, scheme).toBe(200);
+    }
+    for (const header of [`Basic ${user.token}`, `Bearer${user.token}`, `Bearer ${user.token} extra`]) {
+      const response = await t.app.inject({ method: "GET", url: "/api/auth/session", headers: { authorization: header } });
+      expect(response.statusCode, header).toBe(401);
+    }
   });
 });
 

@@ -16,8 +16,9 @@ export default fp<{ config: Config }>(
     const { cookieName } = config.session;
 
     function tokenOf(request: FastifyRequest): string | undefined {
-      const header = request.headers.authorization;
-      if (header?.startsWith("Bearer ")) return header.slice("Bearer ".length).trim() || undefined;
+      // The authentication scheme is case-insensitive (RFC 9110 §11.1): "bearer" and "BEARER" are Bearer.
+      const bearer = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? "");
+      if (bearer) return bearer[1];
       return request.cookies[cookieName] || undefined;
     }
 

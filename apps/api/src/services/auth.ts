@@ -137,6 +137,10 @@ export function createAuthService(options: AuthServiceOptions) {
     const { domains, chainIds, maxAgeMs } = options.siwe;
     // MiniKit 2 writes EIP-4361's optional scheme ("https://host wants you…") and its parser keeps it in `domain`.
     const domain = message.domain.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "");
+    // EIP-4361 defines version 1 only; a message claiming another is not one we know how to read.
+    if (message.version !== "1") {
+      return new ApiError(401, "SIWE_VERSION_INVALID", `sign-in message version ${String(message.version)} is not EIP-4361's version 1`);
+    }
     if (!domains.includes(domain)) {
       return new ApiError(401, "SIWE_DOMAIN_MISMATCH", `sign-in messages for ${domain} are not accepted here`);
     }

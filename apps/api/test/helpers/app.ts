@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
+import type { ConnectionLimits } from "../../src/connection-limits.js";
 import { loadConfig, type Config } from "../../src/env.js";
 import type { ChainService } from "../../src/services/chain.js";
 import type { IndexerClient } from "../../src/services/indexer.js";
@@ -12,6 +13,7 @@ export interface TestAppOptions {
   chain?: ChainService;
   testDatabase?: TestDatabase;
   afterPayoutSubmit?: PayoutWorkerOptions["afterSubmit"];
+  connectionLimits?: ConnectionLimits;
 }
 
 export interface TestApp {
@@ -47,6 +49,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     indexer: options.indexer,
     chain: options.chain,
     afterPayoutSubmit: options.afterPayoutSubmit,
+    connectionLimits: options.connectionLimits,
     logger: false,
   });
   await app.ready();

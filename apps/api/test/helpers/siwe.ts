@@ -12,6 +12,7 @@ export function siweMessage(input: {
   chainId?: number;
   issuedAt?: Date;
   expirationTime?: Date;
+  version?: string;
 }): string {
   const domain = input.domain ?? "oro.example";
   const lines = [
@@ -21,7 +22,7 @@ export function siweMessage(input: {
     input.statement ?? SIGN_IN_STATEMENT,
     "",
     `URI: ${input.uri ?? `https://${domain}/`}`,
-    "Version: 1",
+    `Version: ${input.version ?? "1"}`,
     `Chain ID: ${input.chainId ?? 480}`,
     `Nonce: ${input.nonce}`,
     `Issued At: ${(input.issuedAt ?? new Date()).toISOString()}`,
