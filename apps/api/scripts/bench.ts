@@ -17,10 +17,12 @@ import { createScratchDatabase } from "../src/db/scratch.js";
 import { loadConfig } from "../src/env.js";
 import { API_ROOT } from "./paths.js";
 
-const USERS = 100_000;
-const REFERRALS = 50_000;
+/** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
+const smoke = process.argv.includes("--smoke");
+const USERS = smoke ? 2_000 : 100_000;
+const REFERRALS = smoke ? 500 : 50_000;
 /** How many distinct users (addresses, sessions) the load spreads over. */
-const HOT_USERS = 1_000;
+const HOT_USERS = smoke ? 100 : 1_000;
 
 function option(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -29,8 +31,8 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-const durationS = option("duration", 10);
-const connections = option("connections", 50);
+const durationS = option("duration", smoke ? 1 : 10);
+const connections = option("connections", smoke ? 5 : 50);
 const profileIndex = process.argv.indexOf("--profile");
 /** --profile DIR: the API process writes a V8 CPU profile there (open it in Chrome's DevTools). */
 const profileDir = profileIndex >= 0 ? process.argv[profileIndex + 1] : undefined;
@@ -77,10 +79,13 @@ async function seed(url: string): Promise<void> {
            now()
       FROM generate_series(1, ${REFERRALS / 5}) AS i`);
   await client.query(`
-    INSERT INTO "referral" (id, referrer_id, referee_id, referral_code_id, status, referee_nullifier_hash, activated_at, created_at, updated_at)
+    INSERT INTO "referral" (id, referrer_id, referee_id, referral_code_id, status, referee_nullifier_hash, referrer_nullifier_hash,
+                            activated_at, created_at, updated_at)
     SELECT md5('referral' || r)::uuid::text, md5('user' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text,
            md5('user' || (${USERS - REFERRALS} + r))::uuid::text, md5('code' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text,
-           'payable', lpad(to_hex(r), 64, '0'), now(), now(), now()
+           -- A payable referral names both humans, and they differ (the referral_payable_two_humans_check).
+           'payable', '0x' || lpad(to_hex(${USERS} + r), 64, '0'), '0x' || lpad(to_hex((r - 1) % ${REFERRALS / 5} + 1), 64, '0'),
+           now(), now(), now()
       FROM generate_series(1, ${REFERRALS}) AS r`);
   await client.query(`
     INSERT INTO "referral_reward" (id, referral_id, side, beneficiary_id, payment_type, amount_wei, voucher_nonce, voucher_signature,

@@ -1,0 +1,26 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { API_ROOT } from "../scripts/paths.js";
+
+// The throughput bench seeds PostgreSQL directly, so a schema change can break it without failing any other test
+// (it did: a CHECK added by the per-human referral rules refused its seed). Its smoke size runs here.
+// It runs once, in the "postgres" project (vitest.config.ts), which exists when DATABASE_URL is set.
+const databaseUrl = process.env.DATABASE_URL;
+const postgres = process.env.ORO_TEST_DATABASE === "postgres" && databaseUrl !== undefined;
+
+describe.skipIf(!postgres)("the API bench (scripts/bench.ts --smoke)", () => {
+  it("seeds, measures every route against the ceiling and prints its table", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench.ts", "--smoke"], {
+      cwd: API_ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      timeout: 240_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(stdout).toMatch(/seeded 2,000 users, 500 payable referrals/);
+    for (const route of ["GET /api/streaks/current (cached)", "GET /api/referrals/oro-earned (uncached)", "GET /api/erc20/token-price"]) {
+      expect(stdout).toContain(`| ${route} |`);
+    }
+    expect(stdout).not.toMatch(/\d+ errors/);
+  }, 300_000);
+});
