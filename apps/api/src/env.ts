@@ -133,6 +133,11 @@ const schema = z.object({
   RATE_LIMIT_PER_IP: integer(1, 1_000_000).default(6_000),
   RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(60),
   RATE_LIMIT_WINDOW: duration.default(60_000),
+  /**
+   * A Redis (or Valkey) that every replica counts in, so N replicas allow one budget, not N. Unset: each process
+   * counts alone (the embedded default of `pnpm start`).
+   */
+  RATE_LIMIT_REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: "must be a redis:// or rediss:// URL" }).optional(),
 
   SESSION_TTL: duration.default(30 * 86_400_000),
   SESSION_COOKIE_NAME: z.string().regex(/^[\w-]+$/).default("oro_session"),
@@ -226,7 +231,12 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
     migrateOnStart: raw.MIGRATE_ON_START,
     corsOrigins: raw.CORS_ORIGINS,
-    rateLimit: { perIp: raw.RATE_LIMIT_PER_IP, perAddress: raw.RATE_LIMIT_PER_ADDRESS, windowMs: raw.RATE_LIMIT_WINDOW },
+    rateLimit: {
+      perIp: raw.RATE_LIMIT_PER_IP,
+      perAddress: raw.RATE_LIMIT_PER_ADDRESS,
+      windowMs: raw.RATE_LIMIT_WINDOW,
+      redisUrl: raw.RATE_LIMIT_REDIS_URL,
+    },
     session: {
       ttlMs: raw.SESSION_TTL,
       cookieName: raw.SESSION_COOKIE_NAME,

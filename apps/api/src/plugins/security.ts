@@ -2,14 +2,15 @@ import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import fp from "fastify-plugin";
-import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { Redis } from "ioredis";
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { Config } from "../env.js";
 import { ApiError } from "../services/errors.js";
 
 /**
  * CORS from the configured allow-list (credentials allowed, for the session cookie), security headers,
  * and rate limits: per client IP on every route, per wallet address on routes that name one
- * (`fastify.perAddressRateLimit`).
+ * (`fastify.perAddressRateLimit`), counted in Redis when one is configured (one budget across replicas).
  */
 export default fp<{ config: Config }>(
   async (fastify, { config }) => {
@@ -26,8 +27,10 @@ export default fp<{ config: Config }>(
       contentSecurityPolicy: false,
       crossOriginResourcePolicy: { policy: "cross-origin" },
     });
+    const store = config.rateLimit.redisUrl ? sharedStore(fastify, config.rateLimit.redisUrl) : undefined;
     await fastify.register(rateLimit, {
       global: true,
+      ...(store ? { redis: store, nameSpace: "oro-rate-limit:", skipOnError: true } : {}),
       max: config.rateLimit.perIp,
       timeWindow: config.rateLimit.windowMs,
       keyGenerator: (request) => `ip:${request.ip}`,
@@ -64,6 +67,37 @@ export default fp<{ config: Config }>(
   // The per-address limit asks the session plugin who is signed in; the session plugin is registered later.
   { name: "security" },
 );
+
+/**
+ * The shared counter store. A store that is down must not take the API with it: commands fail fast (no offline
+ * queue, a short timeout), the limiter then lets requests through (skipOnError), and the log says when the store
+ * went away and when it came back.
+ */
+function sharedStore(fastify: FastifyInstance, url: string): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1_000,
+    commandTimeout: 250,
+    retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
+  });
+  let available: boolean | undefined;
+  redis.on("ready", () => {
+    if (available === false) fastify.log.warn("rate-limit store is back: one budget across replicas again");
+    available = true;
+  });
+  redis.on("error", (error: Error) => {
+    if (available !== false) {
+      fastify.log.error({ err: error }, "rate-limit store unavailable: requests are not rate limited until it is back");
+    }
+    available = false;
+  });
+  fastify.addHook("onClose", (_instance, done) => {
+    redis.disconnect();
+    done();
+  });
+  return redis;
+}
 
 declare module "fastify" {
   interface FastifyInstance {
