@@ -105,10 +105,10 @@ describe("docker-compose.yml", () => {
     expect([...all].every((name) => /^[A-Z][A-Z0-9_]*$/.test(name))).toBe(true);
   });
 
-  it("describes production: PostgreSQL, the indexer, API replicas behind the web server's one port, restarts and healthchecks", () => {
+  it("describes production: PostgreSQL, Redis, the indexer, API replicas behind the web server's one port, restarts and healthchecks", () => {
     const compose = loadCompose(productionEnv());
     const production = Object.entries(compose.services).filter(([, definition]) => !definition.profiles);
-    expect(production.map(([name]) => name).sort()).toEqual(["api", "indexer", "postgres", "web"]);
+    expect(production.map(([name]) => name).sort()).toEqual(["api", "indexer", "postgres", "redis", "web"]);
     for (const [name, definition] of Object.entries(compose.services)) {
       expect(definition.restart, name).toBe("unless-stopped");
       expect(definition.healthcheck?.test, name).toBeDefined();
@@ -122,6 +122,10 @@ describe("docker-compose.yml", () => {
     expect(api?.environment?.DATABASE_URL).toBe("postgresql://oro:s3cretPassw0rd@postgres:5432/oro");
     expect(indexer?.environment?.DATABASE_URL).toBe(api?.environment?.DATABASE_URL);
     expect(api?.environment?.INDEXER_URL).toBe("http://indexer:42069");
+    // One rate-limit budget across the replicas: they count in the one Redis.
+    expect(api?.environment?.RATE_LIMIT_REDIS_URL).toBe("redis://redis:6379");
+    expect(api?.depends_on?.redis?.condition).toBe("service_healthy");
+    expect(compose.services.redis?.ports, "Redis stays inside").toBeUndefined();
     expect(api?.depends_on?.postgres?.condition).toBe("service_healthy");
 
     // Caddy routes /api to every replica of the api service, and serves the static build.
