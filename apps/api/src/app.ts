@@ -21,6 +21,7 @@ import statsRoutes from "./routes/stats/index.js";
 import streakRoutes from "./routes/streaks/index.js";
 import userRoutes from "./routes/user/index.js";
 import worldIdRoutes from "./routes/world-id/index.js";
+import metrics from "./plugins/metrics.js";
 import { DEFAULT_CONNECTION_LIMITS, createHttpServer, limitConnectionsPerAddress, type ConnectionLimits } from "./connection-limits.js";
 
 export type AppOptions = ServicesOptions;
@@ -40,6 +41,7 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(services, options);
   await fastify.register(session, { config });
   await fastify.register(workers, { config });
+  await fastify.register(metrics, { config });
 
   await fastify.register(healthRoutes, { prefix: "/api" });
   await fastify.register(authRoutes, { prefix: "/api/auth" });

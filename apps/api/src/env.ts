@@ -120,6 +120,9 @@ const schema = z.object({
   API_HOST: z.string().default("127.0.0.1"),
   API_PORT: integer(0, 65_535).default(3001),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Prometheus metrics on a port of their own (never forwarded by Caddy); unset: not served. */
+  METRICS_PORT: integer(1, 65_535).optional(),
+  METRICS_HOST: z.string().default("127.0.0.1"),
   /** Number of proxy hops to trust for the client IP (rate limits, logs); 0 trusts none. */
   TRUST_PROXY_HOPS: integer(0, 10).default(0),
 
@@ -226,6 +229,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
     port: raw.API_PORT,
     logLevel: raw.LOG_LEVEL,
     trustProxyHops: raw.TRUST_PROXY_HOPS,
+    metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST },
     database: raw.DATABASE_URL
       ? ({ kind: "postgres", url: raw.DATABASE_URL } as const)
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),

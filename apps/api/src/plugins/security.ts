@@ -28,9 +28,10 @@ export default fp<{ config: Config }>(
       crossOriginResourcePolicy: { policy: "cross-origin" },
     });
     const store = config.rateLimit.redisUrl ? sharedStore(fastify, config.rateLimit.redisUrl) : undefined;
+    fastify.decorate("rateLimitStore", { shared: store !== undefined, available: () => store?.available() ?? true });
     await fastify.register(rateLimit, {
       global: true,
-      ...(store ? { redis: store, nameSpace: "oro-rate-limit:", skipOnError: true } : {}),
+      ...(store ? { redis: store.redis, nameSpace: "oro-rate-limit:", skipOnError: true } : {}),
       max: config.rateLimit.perIp,
       timeWindow: config.rateLimit.windowMs,
       keyGenerator: (request) => `ip:${request.ip}`,
@@ -73,7 +74,7 @@ export default fp<{ config: Config }>(
  * queue, a short timeout), the limiter then lets requests through (skipOnError), and the log says when the store
  * went away and when it came back.
  */
-function sharedStore(fastify: FastifyInstance, url: string): Redis {
+function sharedStore(fastify: FastifyInstance, url: string): { redis: Redis; available: () => boolean } {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -96,11 +97,13 @@ function sharedStore(fastify: FastifyInstance, url: string): Redis {
     redis.disconnect();
     done();
   });
-  return redis;
+  return { redis, available: () => available === true };
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     perAddressRateLimit: preHandlerAsyncHookHandler;
+    /** Where the rate limits count: in a shared store (and whether it answers now), or in this process. */
+    rateLimitStore: { shared: boolean; available: () => boolean };
   }
 }

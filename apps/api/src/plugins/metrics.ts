@@ -1,0 +1,234 @@
+import { createServer, type Server } from "node:http";
+import fp from "fastify-plugin";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { erc20Abi, formatEther } from "viem";
+import { referralClaimAbi } from "@oro/clients";
+import type { Config } from "../env.js";
+
+/** Everything a scrape reads from outside the process gets this long; past it the gauge is left out of that scrape. */
+const SCRAPE_DEADLINE_MS = 1_500;
+
+function within<T>(work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("scrape deadline")), SCRAPE_DEADLINE_MS).unref()),
+  ]);
+}
+
+/**
+ * Prometheus metrics, on a port of their own (METRICS_PORT) that Caddy does not forward: requests by route and
+ * status with latency, 429s, payout jobs, reminders, the indexer as the API sees it, and the money the API is
+ * responsible for (the claim contract's ORO against the vouchers outstanding, the payout wallet's ETH). Gauges
+ * that need the database, the indexer or the chain are read at scrape time; a failing read leaves that gauge out
+ * and counts the failure (`oro_api_scrape_errors_total`), so a scrape never hangs or fails whole.
+ */
+export default fp<{ config: Config }>(
+  async (fastify, { config }) => {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry, prefix: "oro_api_process_" });
+
+    const requests = new Counter({
+      name: "oro_api_http_requests_total",
+      help: "HTTP requests answered, by route pattern, method and status",
+      labelNames: ["route", "method", "status"] as const,
+      registers: [registry],
+    });
+    const duration = new Histogram({
+      name: "oro_api_http_request_duration_seconds",
+      help: "Time to answer, by route pattern and method",
+      labelNames: ["route", "method"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    const rateLimited = new Counter({
+      name: "oro_api_rate_limited_total",
+      help: "Requests answered 429, by route pattern",
+      labelNames: ["route"] as const,
+      registers: [registry],
+    });
+    const scrapeErrors = new Counter({
+      name: "oro_api_scrape_errors_total",
+      help: "Scrape-time reads that failed or ran past the deadline, by gauge",
+      labelNames: ["gauge"] as const,
+      registers: [registry],
+    });
+
+    fastify.addHook("onResponse", async (request, reply) => {
+      // The route's pattern, never the raw URL: addresses in paths would make a series per user.
+      const route = request.routeOptions.url ?? "unmatched";
+      const status = String(reply.statusCode);
+      requests.inc({ route, method: request.method, status });
+      duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+      if (reply.statusCode === 429) rateLimited.inc({ route });
+    });
+
+    const { prisma } = fastify.services.database;
+    const guarded = async (gauge: string, read: () => Promise<void>) => {
+      try {
+        await within(read());
+      } catch (error) {
+        scrapeErrors.inc({ gauge });
+        fastify.log.warn({ err: error, gauge }, "metrics: a scrape-time read failed");
+      }
+    };
+
+    const oldestPayout = new Gauge({
+      name: "oro_api_payout_oldest_pending_seconds",
+      help: "Age of the oldest voucher waiting for the payout worker (0 when none waits)",
+      registers: [registry],
+    });
+    new Gauge({
+      name: "oro_api_payout_jobs",
+      help: "Vouchers the payout worker still has to submit: pending (not tried yet) and retrying",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      async collect() {
+        await guarded("payout_jobs", async () => {
+          const rows = await prisma.referralReward.groupBy({ by: ["status"], where: { status: "payout_pending" }, _count: true, _min: { createdAt: true } });
+          const retrying = await prisma.referralReward.count({ where: { status: "payout_pending", payoutAttempts: { gt: 0 } } });
+          const total = rows.reduce((sum, row) => sum + row._count, 0);
+          this.set({ state: "pending" }, total - retrying);
+          this.set({ state: "retrying" }, retrying);
+          oldestPayout.set(rows[0]?._min.createdAt ? (Date.now() - rows[0]._min.createdAt.getTime()) / 1000 : 0);
+        });
+      },
+    });
+
+    new Gauge({
+      name: "oro_api_reminders",
+      help: "Claim reminders by state (pending ones split into due and not yet due)",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      async collect() {
+        await guarded("reminders", async () => {
+          this.reset();
+          const rows = await prisma.notificationJob.groupBy({ by: ["status"], _count: true });
+          for (const row of rows) if (row.status !== "pending") this.set({ state: row.status }, row._count);
+          const due = await prisma.notificationJob.count({ where: { status: "pending", dueAt: { lte: new Date() } } });
+          const pending = rows.find((row) => row.status === "pending")?._count ?? 0;
+          this.set({ state: "due" }, due);
+          this.set({ state: "scheduled" }, pending - due);
+        });
+      },
+    });
+
+    const { chain, indexer } = fastify.services;
+    new Gauge({
+      name: "oro_api_indexer_lag_blocks",
+      help: "Blocks between the chain's head and the newest block the indexer has indexed, as the API sees them",
+      registers: [registry],
+      async collect() {
+        await guarded("indexer_lag", async () => {
+          const [head, indexed] = await Promise.all([chain.publicClient.getBlockNumber(), indexedBlock(config.indexer.url)]);
+          this.set(Math.max(0, Number(head) - indexed));
+        });
+      },
+    });
+    new Gauge({
+      name: "oro_api_indexer_up",
+      help: "1 when the indexer answered the API's last scrape-time read (its token stats), else 0",
+      registers: [registry],
+      async collect() {
+        try {
+          await within(indexer.tokenStats());
+          this.set(1);
+        } catch {
+          this.set(0);
+        }
+      },
+    });
+
+    new Gauge({
+      name: "oro_api_claim_contract_oro",
+      help: "ORO held by the referral claim contract, against the vouchers outstanding (claimable or awaiting payout)",
+      labelNames: ["kind"] as const,
+      registers: [registry],
+      async collect() {
+        await guarded("claim_contract_oro", async () => {
+          // The token the claim contract pays in is its own immutable `token`.
+          const oro = await chain.publicClient.readContract({ address: chain.claimContract, abi: referralClaimAbi, functionName: "token" });
+          const [balance, outstanding] = await Promise.all([
+            chain.publicClient.readContract({ address: oro, abi: erc20Abi, functionName: "balanceOf", args: [chain.claimContract] }),
+            prisma.referralReward.aggregate({ where: { status: { in: ["claimable", "payout_pending"] } }, _sum: { amountWei: true } }),
+          ]);
+          this.set({ kind: "balance" }, Number(formatEther(balance)));
+          this.set({ kind: "outstanding" }, Number(formatEther(BigInt(outstanding._sum.amountWei?.toFixed(0) ?? "0"))));
+        });
+      },
+    });
+    new Gauge({
+      name: "oro_api_payout_wallet_eth",
+      help: "ETH of the hot wallet that submits automatic payouts (absent when none is configured)",
+      registers: [registry],
+      async collect() {
+        const wallet = chain.payoutWallet;
+        if (!wallet) return;
+        await guarded("payout_wallet_eth", async () => {
+          this.set(Number(formatEther(await chain.publicClient.getBalance({ address: wallet }))));
+        });
+      },
+    });
+
+    const store = fastify.rateLimitStore;
+    if (store.shared) {
+      new Gauge({
+        name: "oro_api_rate_limit_store_up",
+        help: "1 while the shared rate-limit store answers; 0: requests are not rate limited until it is back",
+        registers: [registry],
+        collect() {
+          this.set(store.available() ? 1 : 0);
+        },
+      });
+    }
+
+    fastify.decorate("metrics", registry);
+
+    if (config.metrics.port !== undefined) {
+      const server = metricsServer(registry);
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(config.metrics.port, config.metrics.host, () => resolve());
+      });
+      fastify.log.info(`metrics on http://${config.metrics.host}:${config.metrics.port}/metrics`);
+      fastify.addHook("onClose", (_instance, done) => {
+        server.close(() => done());
+      });
+    }
+  },
+  { name: "metrics", dependencies: ["services"] },
+);
+
+/** The newest block Ponder has indexed (its /status: { <chain>: { block: { number } } }). */
+async function indexedBlock(indexerUrl: string): Promise<number> {
+  const response = await fetch(`${indexerUrl.replace(/\/+$/, "")}/status`, { signal: AbortSignal.timeout(SCRAPE_DEADLINE_MS) });
+  if (!response.ok) throw new Error(`indexer /status answered ${response.status}`);
+  const body = (await response.json()) as Record<string, { block?: { number?: number } } | undefined>;
+  const numbers = Object.values(body).map((chainStatus) => chainStatus?.block?.number).filter((value): value is number => typeof value === "number");
+  if (numbers.length === 0) throw new Error("indexer /status named no block");
+  return Math.max(...numbers);
+}
+
+function metricsServer(registry: Registry): Server {
+  return createServer((request, response) => {
+    if (request.method !== "GET" || request.url?.split("?")[0] !== "/metrics") {
+      response.writeHead(404).end();
+      return;
+    }
+    registry.metrics().then(
+      (text) => {
+        response.writeHead(200, { "content-type": registry.contentType });
+        response.end(text);
+      },
+      (error: unknown) => {
+        response.writeHead(500, { "content-type": "text/plain" });
+        response.end(String(error));
+      },
+    );
+  });
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    metrics: Registry;
+  }
+}

@@ -1,0 +1,67 @@
+import { createServer, type AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "./helpers/app.js";
+import { FakeIndexer } from "./helpers/fake-indexer.js";
+
+// Issue 19: what an operator watches, as Prometheus reads it. The test app's chain is an address where nothing
+// answers, so the gauges that read the chain are left out of the scrape and counted as scrape errors.
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let t: TestApp;
+let metricsPort: number;
+
+beforeAll(async () => {
+  metricsPort = await freePort();
+  t = await createTestApp({ indexer: new FakeIndexer(), env: { RATE_LIMIT_PER_IP: "3", METRICS_PORT: String(metricsPort) } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function value(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe("metrics", () => {
+  it("count requests by route pattern and status, and 429s, with latency", async () => {
+    for (let i = 0; i < 4; i += 1) await t.app.inject({ method: "GET", url: "/api/auth/nonce", remoteAddress: "198.51.100.7" });
+    await t.app.inject({ method: "GET", url: "/api/no-such-route" });
+    const text = await t.app.metrics.metrics();
+    expect(value(text, 'oro_api_http_requests_total{route="/api/auth/nonce",method="GET",status="200"}')).toBe(3);
+    expect(value(text, 'oro_api_http_requests_total{route="/api/auth/nonce",method="GET",status="429"}')).toBe(1);
+    expect(value(text, 'oro_api_rate_limited_total{route="/api/auth/nonce"}')).toBe(1);
+    expect(value(text, 'oro_api_http_request_duration_seconds_count{route="/api/auth/nonce",method="GET"}')).toBe(4);
+    // An unknown path is one series, not one per URL.
+    expect(value(text, 'oro_api_http_requests_total{route="unmatched",method="GET",status="404"}')).toBe(1);
+  });
+
+  it("read payout jobs and reminders from the database, and leave out what the chain cannot answer", async () => {
+    const text = await t.app.metrics.metrics();
+    expect(value(text, 'oro_api_payout_jobs{state="pending"}')).toBe(0);
+    expect(value(text, 'oro_api_payout_jobs{state="retrying"}')).toBe(0);
+    expect(value(text, "oro_api_payout_oldest_pending_seconds")).toBe(0);
+    expect(value(text, 'oro_api_reminders{state="due"}')).toBe(0);
+    expect(value(text, "oro_api_indexer_up")).toBe(1);
+    expect(text).not.toMatch(/^oro_api_claim_contract_oro\{/m);
+    expect(value(text, 'oro_api_scrape_errors_total{gauge="claim_contract_oro"}')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("are served on their own port, and not on the API's", async () => {
+    const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get("content-type")).toContain("text/plain");
+    expect(await scraped.text()).toContain("oro_api_http_requests_total");
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/api/health`)).status).toBe(404);
+    expect((await t.app.inject({ method: "GET", url: "/metrics" })).statusCode).toBe(404);
+  });
+});
