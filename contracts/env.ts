@@ -22,6 +22,12 @@ export const DEV_CLAIM_SIGNER_PRIVATE_KEY: Hex = DEV_PRIVATE_KEYS.claimSigner;
 
 export const DEV_APP_ID = "app_staging_oro_local";
 export const CLAIM_ACTION = "claim-tokens-action";
+/** The development relying party (rp_ + 16 hex digits: 0x7a69 is 31337), as the API's development profile signs. */
+export const DEV_WORLD_ID_RP_ID = "rp_0000000000007a69";
+/** World ID 4.0's enrolment action (one uniqueness proof per human, ever). */
+export const ENROLMENT_ACTION = "oro-enrolment";
+/** Phase 2 of World ID 4.0 (2026-06-01T00:00:00Z): a credential issued since has no 3.0 path. */
+export const WORLD_ID_4_GENESIS_CUTOFF = 1_780_272_000n;
 
 function read(name: string): string | undefined {
   const value = process.env[name]?.trim();
@@ -64,6 +70,13 @@ export const env = {
   deployerPrivateKey: readPrivateKey("DEPLOYER_PRIVATE_KEY"),
   /** World's router on World Chain; required there, ignored on the local chain (a mock is deployed). */
   worldIdRouter: readAddress("WORLD_ID_ROUTER_ADDRESS"),
+  /** World's World ID 4.0 verifier (its proxy); required off the local chain (a mock is deployed there). */
+  worldIdVerifier: readAddress("WORLD_ID_VERIFIER_ADDRESS"),
+  /** The relying party's id from the developer portal (rp_ + 16 hex digits); required off the local chain. */
+  worldIdRpId: read("WORLD_ID_RP_ID"),
+  enrolmentAction: read("WORLD_ID_ENROLMENT_ACTION") ?? ENROLMENT_ACTION,
+  /** Unix seconds: while 3.0 is open, a 4.0 enrolment needs a credential issued at or after this. */
+  genesisCutoff: BigInt(read("WORLD_ID_4_GENESIS_CUTOFF") ?? WORLD_ID_4_GENESIS_CUTOFF),
   /** The World developer portal app id; required on World Chain. */
   appId: read("WORLD_APP_ID"),
   action: read("WORLD_ID_ACTION") ?? CLAIM_ACTION,

@@ -106,15 +106,17 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     /// @notice Per 3.0 human: when they last minted, how many times, and whether they moved to 4.0.
     mapping(uint256 nullifierHash => MintData) public nullifierHashMintData;
 
+
+    mapping(address account => uint256) private _balances;
+    mapping(address account => mapping(address spender => uint256)) private _allowances;
+
+    // World ID 4.0 (declared after the ERC20 state, so the 3.0 layout keeps its slots).
     WorldId4Verifier private _worldId4;
     WorldId4Enrolment private _enrolment;
     /// @notice Per 4.0 human (their nullifier for the enrolment action): their session, 0 if not enrolled.
     mapping(uint256 human => uint256 sessionId) private _enrolledSession;
     /// @notice Per 4.0 session: when its human last minted, how many times (carried over by a move), the replay record.
     mapping(uint256 sessionId => SessionMintData) public sessionMintData;
-
-    mapping(address account => uint256) private _balances;
-    mapping(address account => mapping(address spender => uint256)) private _allowances;
 
     /// @dev nullifierHash is data, not a topic: a topic costs 119 gas more on every mint, and indexers read it anyway.
     event Minted(address indexed receiver, uint256 nullifierHash, uint256 amount, uint256 numOfMints);

@@ -1,14 +1,15 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { formatEther, getAddress, type Address, type Hash } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { buildDevProof, devNullifierHash } from "@oro/clients";
-import { DEV_ACCOUNTS, DEV_APP_ID, env } from "../env";
+import { buildDevProof, devNullifierHash, rpIdOf } from "@oro/clients";
+import { DEV_ACCOUNTS, DEV_APP_ID, DEV_WORLD_ID_RP_ID, env } from "../env";
 import { refuse } from "../lib/refusal";
 import { reachable } from "../tasks/context";
 import {
   DEVELOPMENT_CHAIN_ID,
   WORLD_CHAIN_ID,
   WORLD_CHAIN_WORLD_ID_ROUTER,
+  WORLD_CHAIN_WORLD_ID_VERIFIER,
   deploymentPath,
   readDeployment,
   writeDeployment,
@@ -55,6 +56,10 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
     if (!routerCode || routerCode === "0x") {
       refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_ROUTER_ADDRESS ${settings.worldIdRouter} has no code there`);
     }
+    const verifierCode = await publicClient.getCode({ address: settings.worldIdVerifier });
+    if (!verifierCode || verifierCode === "0x") {
+      refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_VERIFIER_ADDRESS ${settings.worldIdVerifier} has no code there`);
+    }
   }
 
   async function created(hash: Hash): Promise<number> {
@@ -63,17 +68,29 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
   }
 
   let router: DeployedContract;
+  let verifier: DeployedContract;
   if (isDevelopment) {
     const mock = await hre.viem.sendDeploymentTransaction("MockWorldIdRouter");
     router = { address: mock.contract.address, blockNumber: await created(mock.deploymentTransaction.hash) };
     log.push(`MockWorldIdRouter ${mock.contract.address}`);
+    const mockVerifier = await hre.viem.sendDeploymentTransaction("MockWorldIdVerifier");
+    verifier = { address: mockVerifier.contract.address, blockNumber: await created(mockVerifier.deploymentTransaction.hash) };
+    log.push(`MockWorldIdVerifier ${mockVerifier.contract.address}`);
   } else {
     router = { address: settings.worldIdRouter, blockNumber: 0 };
     log.push(`World ID router (external) ${settings.worldIdRouter}`);
+    verifier = { address: settings.worldIdVerifier, blockNumber: 0 };
+    log.push(`World ID 4.0 verifier (external) ${settings.worldIdVerifier}`);
   }
 
+  const worldId4 = {
+    verifier: verifier.address,
+    rpId: rpIdOf(settings.rpId),
+    enrolmentAction: env.enrolmentAction,
+    genesisCutoff: env.genesisCutoff,
+  };
   const oroDeployment = await hre.viem.sendDeploymentTransaction("Oro", [
-    router.address, settings.appId, env.action, BigInt(chainId), env.amountPerMint, env.waitBetweenMints, owner,
+    router.address, settings.appId, env.action, BigInt(chainId), env.amountPerMint, env.waitBetweenMints, owner, worldId4,
   ]);
   const oro = oroDeployment.contract;
   const oroBlock = await created(oroDeployment.deploymentTransaction.hash);
@@ -85,9 +102,16 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
 
   const deployment: Deployment = {
     chainId,
-    worldId: { appId: settings.appId, action: env.action },
+    worldId: {
+      appId: settings.appId,
+      action: env.action,
+      rpId: settings.rpId,
+      enrolmentAction: env.enrolmentAction,
+      genesisCutoff: env.genesisCutoff.toString(),
+    },
     contracts: {
       WorldIdRouter: router,
+      WorldIdVerifier: verifier,
       Oro: { address: oro.address, blockNumber: oroBlock },
       ReferralClaim: { address: claims.address, blockNumber: claimsBlock },
     },
@@ -119,7 +143,7 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
 
   async function allHaveCode(deployed: Deployment): Promise<boolean> {
     for (const entry of Object.values(deployed.contracts)) {
-      if (entry.blockNumber === 0) continue; // external (World's router)
+      if (entry.blockNumber === 0) continue; // external (World's router and verifier)
       const code = await publicClient.getCode({ address: entry.address });
       if (!code || code === "0x") return false;
     }
@@ -129,6 +153,8 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
 
 export interface ResolvedSettings {
   worldIdRouter: Address;
+  worldIdVerifier: Address;
+  rpId: string;
   appId: string;
   claimSigner: Address;
 }
@@ -153,19 +179,35 @@ export function resolveSettings(chainId: number, isDevelopment: boolean): Resolv
   if (isDevelopment) {
     return {
       worldIdRouter: "0x0000000000000000000000000000000000000000",
+      worldIdVerifier: "0x0000000000000000000000000000000000000000",
+      rpId: env.worldIdRpId ?? DEV_WORLD_ID_RP_ID,
       appId: env.appId ?? DEV_APP_ID,
       claimSigner: env.claimSigner ?? DEV_ACCOUNTS.claimSigner,
     };
   }
   const missing = [
     env.worldIdRouter ? undefined : "WORLD_ID_ROUTER_ADDRESS",
+    env.worldIdVerifier ? undefined : "WORLD_ID_VERIFIER_ADDRESS",
+    env.worldIdRpId ? undefined : "WORLD_ID_RP_ID",
     env.appId ? undefined : "WORLD_APP_ID",
     env.claimSigner ? undefined : "CLAIM_SIGNER_ADDRESS",
   ].filter((name): name is string => name !== undefined);
-  if (missing.length > 0 || !env.worldIdRouter || !env.appId || !env.claimSigner) {
+  if (missing.length > 0 || !env.worldIdRouter || !env.worldIdVerifier || !env.worldIdRpId || !env.appId || !env.claimSigner) {
     refuse(`refusing to deploy to chain ${chainId} without ${missing.join(", ")} (no development defaults off the local chain)`);
   }
-  const settings = { worldIdRouter: getAddress(env.worldIdRouter), appId: env.appId, claimSigner: getAddress(env.claimSigner) };
+  const settings = {
+    worldIdRouter: getAddress(env.worldIdRouter),
+    worldIdVerifier: getAddress(env.worldIdVerifier),
+    rpId: env.worldIdRpId,
+    appId: env.appId,
+    claimSigner: getAddress(env.claimSigner),
+  };
+  try {
+    rpIdOf(settings.rpId);
+  } catch (error) {
+    refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_RP_ID ${(error as Error).message}`);
+  }
+  if (settings.rpId === DEV_WORLD_ID_RP_ID) refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_RP_ID ${DEV_WORLD_ID_RP_ID} is the local development relying party`);
   if (isDevelopmentAccount(settings.claimSigner)) {
     refuse(`refusing to deploy to chain ${chainId}: CLAIM_SIGNER_ADDRESS ${settings.claimSigner} is one of Hardhat's public development accounts`);
   }
@@ -173,6 +215,9 @@ export function resolveSettings(chainId: number, isDevelopment: boolean): Resolv
   if (chainId === WORLD_CHAIN_ID) {
     if (settings.worldIdRouter !== WORLD_CHAIN_WORLD_ID_ROUTER) {
       refuse(`refusing to deploy to World Chain: WORLD_ID_ROUTER_ADDRESS must be World's router ${WORLD_CHAIN_WORLD_ID_ROUTER}, not ${settings.worldIdRouter}`);
+    }
+    if (settings.worldIdVerifier !== WORLD_CHAIN_WORLD_ID_VERIFIER) {
+      refuse(`refusing to deploy to World Chain: WORLD_ID_VERIFIER_ADDRESS must be World's verifier ${WORLD_CHAIN_WORLD_ID_VERIFIER}, not ${settings.worldIdVerifier}`);
     }
     if (settings.appId.startsWith("app_staging_")) {
       refuse(`refusing to deploy to World Chain: ${settings.appId} is a staging app (its proofs come from the simulator); use the production app id`);

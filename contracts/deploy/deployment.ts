@@ -7,8 +7,10 @@ export const DEVELOPMENT_CHAIN_ID = 31337;
 export const WORLD_CHAIN_ID = 480;
 /** World's World ID router on World Chain (a proxy: the address stays when World upgrades it). */
 export const WORLD_CHAIN_WORLD_ID_ROUTER: Address = "0x17B354dD2595411ff79041f930e491A4Df39A278";
+/** World's World ID 4.0 verifier on World Chain, its proxy (world-id-protocol contracts/deployments/core/production.json). */
+export const WORLD_CHAIN_WORLD_ID_VERIFIER: Address = "0x00000000009E00F9FE82CfeeBB4556686da094d7";
 
-export const CONTRACT_NAMES = ["WorldIdRouter", "Oro", "ReferralClaim", "TestModeFaucet"] as const;
+export const CONTRACT_NAMES = ["WorldIdRouter", "WorldIdVerifier", "Oro", "ReferralClaim", "TestModeFaucet"] as const;
 export type DeployedContractName = (typeof CONTRACT_NAMES)[number];
 
 export interface DeployedContract {
@@ -20,10 +22,14 @@ export interface DeployedContract {
 /** The shape of contracts/deployments/<chainId>.json, which `pnpm generate` turns into typed addresses. */
 export interface Deployment {
   chainId: number;
-  /** World ID app and action the ORO token was deployed with (proofs must be made for these). */
-  worldId: { appId: string; action: string };
+  /**
+   * World ID app and action the ORO token was deployed with (3.0 proofs must be made for these), and its 4.0
+   * settings: the relying party, the enrolment action and the genesis cut-off (unix seconds, as a string).
+   */
+  worldId: { appId: string; action: string; rpId: string; enrolmentAction: string; genesisCutoff: string };
   contracts: Partial<Record<DeployedContractName, DeployedContract>> & {
     WorldIdRouter: DeployedContract;
+    WorldIdVerifier: DeployedContract;
     Oro: DeployedContract;
     ReferralClaim: DeployedContract;
   };

@@ -10,7 +10,7 @@ import { reset } from "@nomicfoundation/hardhat-network-helpers";
 import { TASK_NODE_CREATE_SERVER } from "hardhat/builtin-tasks/task-names";
 import { getAddress } from "viem";
 import { deployAll } from "../deploy/deploy";
-import { DEPLOYMENTS_DIR, WORLD_CHAIN_WORLD_ID_ROUTER, useDeploymentsDir } from "../deploy/deployment";
+import { DEPLOYMENTS_DIR, WORLD_CHAIN_WORLD_ID_ROUTER, WORLD_CHAIN_WORLD_ID_VERIFIER, useDeploymentsDir } from "../deploy/deployment";
 
 // The owner's tasks and the deploy as the owner runs them: `hardhat <task>` processes. A refusal is one line on
 // stderr and exit code 1; Hardhat's stack trace only with --show-stack-traces.
@@ -183,6 +183,8 @@ describe("owner tasks and deploy from the command line: refusals are one line", 
       WORLDCHAIN_RPC_URL: rpc?.url ?? "",
       DEPLOYER_PRIVATE_KEY: OPERATOR_KEY,
       WORLD_ID_ROUTER_ADDRESS: WORLD_CHAIN_WORLD_ID_ROUTER,
+      WORLD_ID_VERIFIER_ADDRESS: WORLD_CHAIN_WORLD_ID_VERIFIER,
+      WORLD_ID_RP_ID: "rp_00000000000001e0",
       WORLD_APP_ID: "app_0123456789abcdef",
       CLAIM_SIGNER_ADDRESS: "0x1111111111111111111111111111111111111111",
       ...extra,
@@ -190,8 +192,12 @@ describe("owner tasks and deploy from the command line: refusals are one line", 
 
     it("without the router, app id and signer; with a development signer, app, key or a mock router", async function () {
       const cases: Array<[Record<string, string>, RegExp]> = [
-        [production({ WORLD_ID_ROUTER_ADDRESS: "", WORLD_APP_ID: "", CLAIM_SIGNER_ADDRESS: "" }),
-          /refusing to deploy to chain 480 without WORLD_ID_ROUTER_ADDRESS, WORLD_APP_ID, CLAIM_SIGNER_ADDRESS/],
+        [production({ WORLD_ID_ROUTER_ADDRESS: "", WORLD_ID_VERIFIER_ADDRESS: "", WORLD_ID_RP_ID: "", WORLD_APP_ID: "", CLAIM_SIGNER_ADDRESS: "" }),
+          /refusing to deploy to chain 480 without WORLD_ID_ROUTER_ADDRESS, WORLD_ID_VERIFIER_ADDRESS, WORLD_ID_RP_ID, WORLD_APP_ID, CLAIM_SIGNER_ADDRESS/],
+        [production({ WORLD_ID_RP_ID: "rp_0000000000007a69" }), /WORLD_ID_RP_ID rp_0000000000007a69 is the local development relying party/],
+        [production({ WORLD_ID_RP_ID: "app_oro" }), /WORLD_ID_RP_ID an rp id is rp_ followed by 16 hex digits/],
+        // The development chain's mock verifier address.
+        [production({ WORLD_ID_VERIFIER_ADDRESS: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" }), /must be World's verifier 0x00000000009E00F9FE82CfeeBB4556686da094d7/],
         [production({ CLAIM_SIGNER_ADDRESS: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }), /CLAIM_SIGNER_ADDRESS 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 is one of Hardhat's public development accounts/],
         [production({ WORLD_APP_ID: "app_staging_oro_local" }), /WORLD_APP_ID app_staging_oro_local is the local development app/],
         [production({ WORLD_APP_ID: "app_staging_0123" }), /app_staging_0123 is a staging app/],

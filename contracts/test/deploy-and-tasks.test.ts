@@ -77,7 +77,7 @@ describe("deploy script and owner tasks", function () {
   });
 
   it("refuses to deploy off the development chain without the real router, app id and signer", function () {
-    expect(() => resolveSettings(480, false)).to.throw(/WORLD_ID_ROUTER_ADDRESS, WORLD_APP_ID, CLAIM_SIGNER_ADDRESS/);
+    expect(() => resolveSettings(480, false)).to.throw(/WORLD_ID_ROUTER_ADDRESS, WORLD_ID_VERIFIER_ADDRESS, WORLD_ID_RP_ID, WORLD_APP_ID, CLAIM_SIGNER_ADDRESS/);
   });
 
   it("status prints every setting, balance and address", async function () {

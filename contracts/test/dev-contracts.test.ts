@@ -9,7 +9,7 @@ import {
   signalHashOf,
   type WorldIdProof,
 } from "@oro/clients";
-import { ACTION, AMOUNT_PER_MINT, APP_ID, CHAIN_ID, WAIT_BETWEEN_MINTS, deployFixture, expectBalance, mintTo, proofFor } from "./fixtures";
+import { ACTION, AMOUNT_PER_MINT, APP_ID, CHAIN_ID, WAIT_BETWEEN_MINTS, deployFixture, worldId4Settings, expectBalance, mintTo, proofFor } from "./fixtures";
 import { event, expectRevert, logsOf } from "./helpers";
 
 describe("MockWorldIdRouter", function () {
@@ -75,8 +75,9 @@ describe("NoopWorldIdRouter", function () {
     expect(await noop.read.verifyProof([0n, 0n, 0n, 0n, 0n, garbage])).to.equal(undefined);
     expect(await noop.read.verifyProof([2n ** 256n - 1n, 5n, 1n, 2n, 3n, [0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n]])).to.equal(undefined);
 
+    const noopVerifier = await hre.viem.deployContract("NoopWorldIdVerifier");
     const benchOro = await hre.viem.deployContract("Oro", [
-      noop.address, APP_ID, ACTION, CHAIN_ID, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address,
+      noop.address, APP_ID, ACTION, CHAIN_ID, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address, worldId4Settings(noopVerifier.address),
     ]);
     await benchOro.write.mint([0x1234n, 0xa11cen, garbage], { account: alice.account });
     await expectBalance(benchOro, alice.account.address, AMOUNT_PER_MINT);

@@ -10,6 +10,16 @@ export const ACTION = "claim-tokens-action";
 export const CHAIN_ID = 31337n;
 export const AMOUNT_PER_MINT = parseEther("0.5");
 export const WAIT_BETWEEN_MINTS = 86_400n;
+/** The development relying party's id as the verifier takes it (rp_0000000000007a69). */
+export const RP_ID = 0x7a69n;
+export const ENROLMENT_ACTION = "oro-enrolment";
+/** 2026-06-01T00:00:00Z: while 3.0 is open, a 4.0 enrolment needs a credential issued at or after it. */
+export const GENESIS_CUTOFF = 1_780_272_000n;
+
+/** The constructor's World ID 4.0 settings, with the development rp id, action and cut-off. */
+export function worldId4Settings(verifier: Address) {
+  return { verifier, rpId: RP_ID, enrolmentAction: ENROLMENT_ACTION, genesisCutoff: GENESIS_CUTOFF };
+}
 export const MAX_UINT80 = 2n ** 80n - 1n;
 export const MAX_UINT40 = 2n ** 40n - 1n;
 export const MAX_UINT32 = 2n ** 32n - 1n;
@@ -59,13 +69,14 @@ export async function deployFixture() {
   const publicClient = await hre.viem.getPublicClient();
 
   const router = await hre.viem.deployContract("MockWorldIdRouter");
+  const verifier = await hre.viem.deployContract("MockWorldIdVerifier");
   const oro = await hre.viem.deployContract("Oro", [
-    router.address, APP_ID, ACTION, CHAIN_ID, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address,
+    router.address, APP_ID, ACTION, CHAIN_ID, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address, worldId4Settings(verifier.address),
   ]);
   const claim = await hre.viem.deployContract("ReferralClaim", [oro.address, signer.account.address, owner.account.address]);
   const faucet = await hre.viem.deployContract("TestModeFaucet", [oro.address, AMOUNT_PER_MINT]);
 
-  return { publicClient, owner, alice, bob, carol, signer, mallory, wallets, router, oro, claim, faucet };
+  return { publicClient, owner, alice, bob, carol, signer, mallory, wallets, router, verifier, oro, claim, faucet };
 }
 
 export type Deployment = Awaited<ReturnType<typeof deployFixture>>;

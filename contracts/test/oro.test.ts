@@ -11,7 +11,7 @@ import {
   type Address,
   type Hex,
 } from "viem";
-import { buildDevProof, devNullifierHash, externalNullifierHashOf, type WorldIdProof } from "@oro/clients";
+import { buildDevProof, devNullifierHash, externalNullifierHashOf, worldId4ActionOf, type WorldIdProof } from "@oro/clients";
 import {
   ACTION,
   AMOUNT_PER_MINT,
@@ -28,6 +28,10 @@ import {
   mintSelf,
   mintTo,
   proofFor,
+  worldId4Settings,
+  ENROLMENT_ACTION,
+  GENESIS_CUTOFF,
+  RP_ID,
   type Oro,
   type Wallet,
 } from "./fixtures";
@@ -83,7 +87,7 @@ describe("Oro", function () {
       expect((await oro.read.owner()).toLowerCase()).to.equal(owner.account.address.toLowerCase());
       expect(await oro.read.pendingOwner()).to.equal(zeroAddress);
       expect(await oro.read.totalSupply()).to.equal(0n);
-      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([0, 0]);
+      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([0, 0, false]);
     });
 
     it("derives the external nullifier from the app id and action as the clients package does", async function () {
@@ -94,8 +98,8 @@ describe("Oro", function () {
       expect(externalNullifierHashOf(APP_ID, "other-action")).to.not.equal(expected);
     });
 
-    it("emits the owner and the three setup events from zero", async function () {
-      const { oro, owner, publicClient } = await loadFixture(deployFixture);
+    it("emits the owner and the five setup events from zero", async function () {
+      const { oro, owner, verifier, publicClient } = await loadFixture(deployFixture);
       const logs = await publicClient.getLogs({ address: oro.address, fromBlock: 0n });
       expect(await decodeLogs(logs)).to.deep.equal([
         event(oro.address, "OwnershipTransferred", { previousOwner: zeroAddress, newOwner: owner.account.address }),
@@ -107,6 +111,13 @@ describe("Oro", function () {
           appId: APP_ID,
           action: ACTION,
         }),
+        event(oro.address, "WorldIdVerifierUpdated", { oldVerifier: zeroAddress, newVerifier: verifier.address }),
+        event(oro.address, "WorldId4SettingsUpdated", {
+          rpId: RP_ID,
+          enrolmentAction: worldId4ActionOf(ENROLMENT_ACTION),
+          enrolmentActionName: ENROLMENT_ACTION,
+          genesisCutoff: GENESIS_CUTOFF,
+        }),
       ]);
     });
 
@@ -117,7 +128,7 @@ describe("Oro", function () {
         wait?: bigint;
         owner?: Address;
       }): Promise<Oro> {
-        const { router, owner } = await loadFixture(deployFixture);
+        const { router, verifier, owner } = await loadFixture(deployFixture);
         return hre.viem.deployContract("Oro", [
           overrides.router ?? router.address,
           APP_ID,
@@ -126,6 +137,7 @@ describe("Oro", function () {
           overrides.amount ?? AMOUNT_PER_MINT,
           overrides.wait ?? WAIT_BETWEEN_MINTS,
           overrides.owner ?? owner.account.address,
+          worldId4Settings(verifier.address),
         ]);
       }
 
@@ -181,7 +193,7 @@ describe("Oro", function () {
       await expectBalance(oro, bob.account.address, 0n);
       expect(await oro.read.totalSupply()).to.equal(AMOUNT_PER_MINT);
       const mintedAt = await blockTimestampOf(hash);
-      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(mintedAt), 1]);
+      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(mintedAt), 1, false]);
     });
 
     it("mints to a contract receiver too (the proof's signal is the receiver)", async function () {
@@ -230,7 +242,7 @@ describe("Oro", function () {
       ]);
       await expectBalance(oro, alice.account.address, AMOUNT_PER_MINT);
       expect(await oro.read.totalSupply()).to.equal(AMOUNT_PER_MINT);
-      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(await blockTimestampOf(hash)), 1]);
+      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(await blockTimestampOf(hash)), 1, false]);
     });
 
     it("rejects a proof submitted by someone else than its signal with InvalidProof()", async function () {
@@ -292,7 +304,7 @@ describe("Oro", function () {
       const { oro, alice } = await loadFixture(deployFixture);
       await expectMintRejected(oro, alice, { ...proofFor("alice", alice.account.address), root: 7n });
       await mintSelf(oro, alice, "alice");
-      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(await latestTimestamp()), 1]);
+      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(await latestTimestamp()), 1, false]);
     });
   });
 
@@ -318,7 +330,7 @@ describe("Oro", function () {
           numOfMints: 2n,
         }),
       ]);
-      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(firstMintedAt + WAIT_BETWEEN_MINTS), 2]);
+      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(firstMintedAt + WAIT_BETWEEN_MINTS), 2, false]);
       await expectBalance(oro, alice.account.address, 2n * AMOUNT_PER_MINT);
     });
 
@@ -367,7 +379,7 @@ describe("Oro", function () {
           numOfMints: 3n,
         }),
       );
-      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(await blockTimestampOf(hash)), 3]);
+      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([Number(await blockTimestampOf(hash)), 3, false]);
       await expectBalance(oro, alice.account.address, 2n * AMOUNT_PER_MINT);
       await expectBalance(oro, bob.account.address, AMOUNT_PER_MINT);
       expect(await oro.read.totalSupply()).to.equal(3n * AMOUNT_PER_MINT);
@@ -376,9 +388,9 @@ describe("Oro", function () {
 
   describe("network check", function () {
     it("refuses to mint on another chain than the expected one", async function () {
-      const { router, owner, alice } = await loadFixture(deployFixture);
+      const { router, verifier, owner, alice } = await loadFixture(deployFixture);
       const worldChainOro = await hre.viem.deployContract("Oro", [
-        router.address, APP_ID, ACTION, 480n, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address,
+        router.address, APP_ID, ACTION, 480n, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address, worldId4Settings(verifier.address),
       ]);
       await expectRevert(mintSelf(worldChainOro, alice, "alice"), "NotOnExpectedNetwork", [480n, CHAIN_ID]);
       await expectRevert(mintTo(worldChainOro, alice, "alice", alice.account.address), "NotOnExpectedNetwork", [
@@ -608,7 +620,7 @@ describe("Oro", function () {
       const { oro, alice } = await loadFixture(deployFixture);
       const slot = mappingSlot(ALICE, MINT_DATA_MAPPING_SLOT);
       await setStorageAt(oro.address, slot, word((MAX_UINT32 - 1n) << 40n));
-      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([0, Number(MAX_UINT32 - 1n)]);
+      expect(await oro.read.nullifierHashMintData([ALICE])).to.deep.equal([0, Number(MAX_UINT32 - 1n), false]);
 
       // The last countable mint succeeds and reports 2^32 - 1 ...
       const hash = await mintSelf(oro, alice, "alice");

@@ -11,11 +11,11 @@ import type { VerificationResult } from "../src/lib/world-app/verify";
 
 /** Test doubles for the app's services: what a test does not set answers like a healthy local stack. */
 export const USER: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
-export const TOKEN: Address = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+export const TOKEN: Address = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
 export const HALF_ORO = 500_000_000_000_000_000n;
 export const DAY = 86_400;
 /** The ReferralClaim contract of the fakes. */
-export const REFERRAL_CLAIM: Address = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+export const REFERRAL_CLAIM: Address = "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9";
 export const OWN_CODE = "MYC0DE22";
 
 export function devVerification(): VerificationResult {

@@ -24,24 +24,31 @@ export const deployments = {
     "chainId": 31337,
     "worldId": {
       "appId": "app_staging_oro_local",
-      "action": "claim-tokens-action"
+      "action": "claim-tokens-action",
+      "rpId": "rp_0000000000007a69",
+      "enrolmentAction": "oro-enrolment",
+      "genesisCutoff": "1780272000"
     },
     "contracts": {
       "WorldIdRouter": {
         "address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
         "blockNumber": 1
       },
-      "Oro": {
+      "WorldIdVerifier": {
         "address": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
         "blockNumber": 2
       },
-      "ReferralClaim": {
+      "Oro": {
         "address": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
         "blockNumber": 3
       },
-      "TestModeFaucet": {
+      "ReferralClaim": {
         "address": "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9",
         "blockNumber": 4
+      },
+      "TestModeFaucet": {
+        "address": "0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9",
+        "blockNumber": 5
       }
     }
   }
@@ -53,8 +60,9 @@ export type DeployedChainId = keyof typeof deployments;
 export const addresses = {
   "31337": {
     "WorldIdRouter": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-    "Oro": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
-    "ReferralClaim": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-    "TestModeFaucet": "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"
+    "WorldIdVerifier": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+    "Oro": "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+    "ReferralClaim": "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9",
+    "TestModeFaucet": "0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9"
   }
 } as const;
