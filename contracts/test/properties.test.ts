@@ -2,7 +2,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { parseEther, type Address } from "viem";
-import { devNullifierHash } from "@oro/clients";
+import { devNullifierHash, devSessionId } from "@oro/clients";
 import {
   AMOUNT_PER_MINT,
   MAX_UINT256,
@@ -16,6 +16,7 @@ import {
   type Wallet,
 } from "./fixtures";
 import { at, blockTimestampOf, expectRevert, latestTimestamp } from "./helpers";
+import { claim, enrol, move } from "./world-id-4-proofs";
 
 const THIRTY_DAYS = 30 * 86_400;
 const FUNDING = parseEther("1000000");
@@ -243,6 +244,72 @@ describe("properties", function () {
         }
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe("properties: one human, one claim per wait, across World ID 3.0 and 4.0", function () {
+  type Kind = "mint3" | "move" | "claim4" | "close3" | "enrol";
+  const steps = fc.array(
+    fc.record({
+      kind: fc.constantFrom<Kind>("mint3", "move", "claim4", "close3", "enrol"),
+      // Time before the attempt: none, just short of the wait, the wait, or anything up to three waits.
+      advance: fc.oneof(fc.constant(0), fc.constant(86_399), fc.constant(86_400), fc.integer({ min: 1, max: 3 * 86_400 })),
+    }),
+    { minLength: 1, maxLength: 8 },
+  );
+
+  it("a 3.0 human's mints through 3.0, the move and session claims are a wait apart; closing 3.0 lets one who never moved start anew once", async function () {
+    await fc.assert(
+      fc.asyncProperty(steps, async (plan) => {
+        const { oro, owner, alice } = await loadFixture(deployFixture);
+        let sessionId: bigint | undefined;
+        let enrolledFresh = false;
+        const mints: { at: bigint; freshStart: boolean }[] = [];
+        for (const [index, step] of plan.entries()) {
+          if (step.advance > 0) await time.increase(step.advance);
+          const seed = BigInt(index + 1);
+          let hash: `0x${string}` | undefined;
+          try {
+            if (step.kind === "mint3") hash = await mintTo(oro, alice, "grace", alice.account.address);
+            if (step.kind === "move") hash = (await move(oro, alice, "grace", "grace", seed)).hash;
+            if (step.kind === "claim4" && sessionId !== undefined) hash = await claim(oro, alice, sessionId);
+            if (step.kind === "close3") hash = await oro.write.closeWorldId3({ account: owner.account });
+            // Grace was verified long before the cut-off: her 4.0 proofs can carry no genesis bound.
+            if (step.kind === "enrol") hash = await enrol(oro, alice, "grace", seed, 0n).then(() => "0x1" as const);
+          } catch {
+            continue;
+          }
+          if (hash === undefined) continue;
+          if (step.kind === "move") sessionId = devSessionId("grace", seed);
+          if (step.kind === "enrol") {
+            sessionId = devSessionId("grace", seed);
+            enrolledFresh = true;
+            mints.push({ at: await latestTimestamp(), freshStart: true });
+          }
+          if (step.kind === "mint3" || step.kind === "claim4") mints.push({ at: await blockTimestampOf(hash), freshStart: false });
+        }
+        for (let i = 1; i < mints.length; i += 1) {
+          const gap = at(mints, i).at - at(mints, i - 1).at;
+          expect(gap >= WAIT_BETWEEN_MINTS || at(mints, i).freshStart, `mints ${i - 1} and ${i}, ${gap} s apart`).to.equal(true);
+        }
+        // The fresh start happens once, only after 3.0 closed, and never for a human who moved.
+        expect(mints.filter((mint) => mint.freshStart).length).to.be.at.most(1);
+        if (enrolledFresh) expect((await oro.read.worldIdStatus())[0]).to.equal(true);
+        expect(await oro.read.balanceOf([alice.account.address])).to.equal(BigInt(mints.length) * AMOUNT_PER_MINT);
+      }),
+      {
+        numRuns: 60,
+        // The sequences a double claim would take, always tried: a session claim inside the wait the move carried,
+        // a 3.0 mint after the move, and a fresh enrolment before 3.0 closed or after a move.
+        examples: [
+          [[{ kind: "mint3", advance: 0 }, { kind: "move", advance: 0 }, { kind: "claim4", advance: 0 }]],
+          [[{ kind: "mint3", advance: 0 }, { kind: "move", advance: 0 }, { kind: "claim4", advance: 86_000 }]],
+          [[{ kind: "mint3", advance: 0 }, { kind: "move", advance: 86_400 }, { kind: "mint3", advance: 0 }, { kind: "claim4", advance: 0 }]],
+          [[{ kind: "mint3", advance: 0 }, { kind: "enrol", advance: 0 }, { kind: "close3", advance: 0 }, { kind: "enrol", advance: 0 }, { kind: "mint3", advance: 86_400 }]],
+          [[{ kind: "move", advance: 0 }, { kind: "close3", advance: 0 }, { kind: "enrol", advance: 0 }, { kind: "claim4", advance: 86_400 }]],
+        ],
+      },
     );
   });
 });
