@@ -3,7 +3,10 @@ import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { CLAIM_REMINDER } from "../src/services/notifications/messages.js";
+import { isWorldNotificationLanguage, messageProblem, titleProblem, worldSendNotificationProblems } from "@oro/clients";
+import { CLAIM_REMINDER, claimReminderLocalisations } from "../src/services/notifications/messages.js";
+import { createOutboxTransport } from "../src/services/notifications/outbox-transport.js";
+import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
 import { LOCALES } from "../src/services/locales.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
@@ -145,7 +148,7 @@ describe("sending reminders (development outbox)", () => {
     expect(await prisma().notificationOutbox.count({ where: { address: user.address } })).toBe(1);
   });
 
-  it("has the reminder in all eight languages, within World App's lengths", async () => {
+  it("has the reminder in every language World accepts (English for a language it lacks), within World's rules", async () => {
     const users = await Promise.all(LOCALES.map(() => newUser(t.app)));
     for (const [i, locale] of LOCALES.entries()) {
       const user = users[i];
@@ -155,14 +158,31 @@ describe("sending reminders (development outbox)", () => {
     }
     await runAt(indexer.wait * 1000 + 1_000);
     const rows = await prisma().notificationOutbox.findMany({ where: { address: { in: users.map((user) => user.address) } } });
-    expect(new Set(rows.map((row) => row.language))).toEqual(new Set(LOCALES));
-    for (const row of rows) {
-      const text = CLAIM_REMINDER[row.language as keyof typeof CLAIM_REMINDER];
-      expect(row).toMatchObject({ title: text.title, message: text.message });
-      expect([...text.title].length).toBeLessThanOrEqual(30);
-      expect([...text.message].length).toBeLessThanOrEqual(200);
-      if (row.language !== "en") expect(text.message).not.toBe(CLAIM_REMINDER.en.message);
+    expect(rows).toHaveLength(LOCALES.length);
+    for (const [i, locale] of LOCALES.entries()) {
+      const row = rows.find((candidate) => candidate.address === users[i]?.address);
+      // World has no Filipino: World App shows such a user the English text, and so does the outbox.
+      const shown = isWorldNotificationLanguage(locale) ? locale : "en";
+      expect(row, locale).toMatchObject({ language: shown, title: CLAIM_REMINDER[shown].title, message: CLAIM_REMINDER[shown].message });
     }
+    for (const [locale, text] of Object.entries(CLAIM_REMINDER)) {
+      expect(titleProblem(text.title), locale).toBeUndefined();
+      expect(messageProblem(text.message), locale).toBeUndefined();
+      if (locale !== "en") expect(text.message).not.toBe(CLAIM_REMINDER.en.message);
+    }
+  });
+
+  it("the development outbox refuses what World's API refuses (a language World lacks, as every request carried before)", async () => {
+    const outbox = createOutboxTransport(prisma(), t.app.log, t.config.notifications.appId);
+    const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "fil" as const }];
+    const before = { localisations: [{ language: "en", ...CLAIM_REMINDER.en }, { language: "fil", ...CLAIM_REMINDER.fil }], miniAppPath: `worldapp://mini-app?app_id=${t.config.notifications.appId}&path=%2F` };
+    // @ts-expect-error the payload the API sent before: "fil" is no language World accepts (nor the type allows)
+    const refused = await outbox.send(recipients, before).then(() => undefined, (error: unknown) => error);
+    expect(refused).toMatchObject({ retryable: false });
+    expect(String(refused)).toMatch(/"fil" is not one World accepts/);
+    const tooLong = { ...before, localisations: [{ language: "en" as const, title: "x".repeat(31), message: "ok" }] };
+    await expect(outbox.send(recipients, tooLong)).rejects.toThrow(/at most 30 characters/);
+    expect(await prisma().notificationOutbox.count({ where: { address: recipients[0]?.address } })).toBe(0);
   });
 
   it("survives a restart: a reminder scheduled by one process is sent by the next", async () => {
@@ -227,6 +247,9 @@ describe("the World App transport, against a stand-in for the developer portal",
   /** Addresses whose owner has not enabled notifications for the app. */
   const disabled = new Set<string>();
   let failWith: number | undefined;
+  let failCode = "failure";
+  /** The portal takes the request and never answers (World then retries its own send: it may arrive). */
+  let hang = false;
   const appId = "app_0123456789abcdef";
 
   const readBody = (request: IncomingMessage) =>
@@ -249,8 +272,11 @@ describe("the World App transport, against a stand-in for the developer portal",
         if (request.headers.authorization !== "Bearer portal-key") return reply(401, { code: "unauthorized" });
         const body = JSON.parse(text) as PortalRequest["body"];
         requests.push({ authorization: request.headers.authorization, body });
-        if (failWith) return reply(failWith, { code: "failure" });
-        if (body.wallet_addresses.length > 1_000) return reply(400, { code: "too_many_addresses" });
+        if (hang) return;
+        if (failWith) return reply(failWith, { code: failCode });
+        // As strict as World's portal: any rule broken refuses the whole request.
+        const problems = worldSendNotificationProblems(body);
+        if (problems.length > 0) return reply(400, { code: "validation_error", detail: problems.join("; ") });
         return reply(200, {
           success: true,
           status: 200,
@@ -306,7 +332,7 @@ describe("the World App transport, against a stand-in for the developer portal",
     for (const { body } of requests) {
       expect(body.app_id).toBe(appId);
       expect(body.mini_app_path).toBe(`worldapp://mini-app?app_id=${appId}&path=%2F%3Ffrom%3Dreminder`);
-      expect(body.localisations.map((entry) => entry.language).sort()).toEqual([...LOCALES].sort());
+      expect(body.localisations.map((entry) => entry.language).sort()).toEqual(LOCALES.filter(isWorldNotificationLanguage).sort());
       expect(body.localisations.find((entry) => entry.language === "es")).toEqual({ language: "es", ...CLAIM_REMINDER.es });
     }
     const notDelivered = await db().notificationJob.findMany({ where: { address: { in: addresses }, status: "not_delivered" } });
@@ -333,5 +359,32 @@ describe("the World App transport, against a stand-in for the developer portal",
     failWith = undefined;
     expect(await runAt(10 * 60_000, app.app)).toMatchObject({ sent: 1 });
     expect(await db().notificationJob.findFirstOrThrow({ where: { address: retried } })).toMatchObject({ status: "sent", attempts: 2 });
+  });
+
+  it("backs off on World's quota for unverified apps, like a 429", async () => {
+    failWith = 400;
+    failCode = "unverified_app_limit_reached";
+    try {
+      const [limited] = await dueJobs(1);
+      expect(await app.app.services.reminders.runOnce()).toMatchObject({ retried: 1, failed: 0 });
+      expect(await db().notificationJob.findFirstOrThrow({ where: { address: limited } })).toMatchObject({ status: "pending" });
+      await db().notificationJob.updateMany({ where: { address: limited }, data: { status: "cancelled" } });
+    } finally {
+      failCode = "failure";
+    }
+  });
+
+  it("never sends again a request that may have reached World (a timeout): at most once", async () => {
+    hang = true;
+    try {
+      const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: "portal-key", timeoutMs: 300 });
+      const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "en" as const }];
+      const notification = { localisations: claimReminderLocalisations(), miniAppPath: `worldapp://mini-app?app_id=${appId}&path=%2F` };
+      const failure = await transport.send(recipients, notification).then(() => undefined, (error: unknown) => error);
+      expect(failure).toMatchObject({ retryable: false });
+      expect(String(failure)).toMatch(/may have reached World \(not sent again\)/);
+    } finally {
+      hang = false;
+    }
   });
 });

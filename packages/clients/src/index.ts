@@ -6,3 +6,4 @@ export * from "./api-client.js";
 export * from "./dev-accounts.js";
 export * from "./languages.js";
 export * from "./chain-clock.js";
+export * from "./world-notifications.js";

@@ -85,7 +85,7 @@ function notificationTransport(options: ServicesOptions, log: FastifyBaseLogger)
   if (notifications.transport === "world-app" && notifications.apiKey) {
     return createWorldAppTransport({ apiUrl: notifications.apiUrl, appId: notifications.appId, apiKey: notifications.apiKey });
   }
-  return createOutboxTransport(options.database.prisma, log);
+  return createOutboxTransport(options.database.prisma, log, notifications.appId);
 }
 
 function priceProvider({ config }: ServicesOptions): PriceProvider {

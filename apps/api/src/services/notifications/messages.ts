@@ -1,7 +1,9 @@
+import { isWorldNotificationLanguage, type WorldNotificationLanguage } from "@oro/clients";
 import { LOCALES, type Locale } from "../locales.js";
 
 export interface Localisation {
-  language: Locale;
+  /** A language World's notification API accepts (not every one of ours: it has no Filipino). */
+  language: WorldNotificationLanguage;
   /** World App shows at most 30 characters. */
   title: string;
   /** At most 200 characters. */
@@ -9,8 +11,9 @@ export interface Localisation {
 }
 
 /**
- * The claim reminder in every language of the product. World App delivers a notification only in the user's
- * language, so every one must be present (the test checks it, and the lengths World App accepts).
+ * The claim reminder in every language of the product. World's API accepts only its own list of languages and
+ * refuses a whole request naming another, so only those are sent; a user whose language it lacks (fil) gets the
+ * English text, which World App shows itself. The tests check each text against World's rules.
  */
 export const CLAIM_REMINDER: Record<Locale, Omit<Localisation, "language">> = {
   en: { title: "Your ORO is ready", message: "Your daily ORO claim is open. Claim now to keep your streak going!" },
@@ -23,6 +26,7 @@ export const CLAIM_REMINDER: Record<Locale, Omit<Localisation, "language">> = {
   th: { title: "ORO ของคุณพร้อมแล้ว", message: "คุณรับ ORO ประจำวันได้แล้ว รับเลยตอนนี้เพื่อรักษาสถิติต่อเนื่องของคุณ!" },
 };
 
+/** The reminder in each of our languages that World accepts. */
 export function claimReminderLocalisations(): Localisation[] {
-  return LOCALES.map((language) => ({ language, ...CLAIM_REMINDER[language] }));
+  return LOCALES.flatMap((language) => (isWorldNotificationLanguage(language) ? [{ language, ...CLAIM_REMINDER[language] }] : []));
 }

@@ -1,18 +1,21 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { PrismaClient } from "../../generated/prisma/client.js";
-import type { NotificationTransport } from "./transport.js";
+import { refuseWhatWorldRefuses, worldRequestBody, type NotificationTransport } from "./transport.js";
 
 /**
  * The development transport: every notification becomes a row of `notification_outbox` (in the user's
- * language, with the deep link) and a log line, and counts as sent.
+ * language, or in English when World lacks it, as World App shows it, with the deep link) and a log line, and
+ * counts as sent. It refuses exactly what World's API refuses, so a stack run fails as production would.
  */
-export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogger): NotificationTransport {
+export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogger, appId: string): NotificationTransport {
   return {
     name: "outbox",
     maxRecipients: 1_000,
     async send(recipients, notification) {
+      refuseWhatWorldRefuses(worldRequestBody(appId, recipients, notification));
+      const english = notification.localisations.find((entry) => entry.language === "en");
       const rows = recipients.map((recipient) => {
-        const text = notification.localisations.find((entry) => entry.language === recipient.locale) ?? notification.localisations[0];
+        const text = notification.localisations.find((entry) => entry.language === recipient.locale) ?? english;
         return {
           jobId: recipient.jobId,
           address: recipient.address,

@@ -164,7 +164,9 @@ export function createReminderService(options: ReminderServiceOptions) {
       results = await transport.send(recipients, { localisations: claimReminderLocalisations(), miniAppPath: link });
     } catch (error) {
       const failure = error instanceof TransportError ? error : new TransportError((error as Error).message, false);
-      log.warn({ err: failure, jobs: jobs.length, retryable: failure.retryable }, "sending reminders failed");
+      // Not retryable means a defect of ours or a request that may have arrived: an operator must look.
+      if (failure.retryable) log.warn({ err: failure, jobs: jobs.length, retryable: true }, "sending reminders failed: retrying later");
+      else log.error({ err: failure, jobs: jobs.length, retryable: false }, "sending reminders failed: not retried");
       await retryLater(jobs, failure, summary);
       return;
     }

@@ -1,3 +1,4 @@
+import { worldSendNotificationProblems } from "@oro/clients";
 import type { Locale } from "../locales.js";
 import type { Localisation } from "./messages.js";
 
@@ -39,6 +40,25 @@ export interface NotificationTransport {
   /** The most addresses one `send` takes. */
   readonly maxRecipients: number;
   send(recipients: Recipient[], notification: Notification): Promise<DeliveryResult[]>;
+}
+
+/** The request body of World's send-notification API for these recipients. */
+export function worldRequestBody(appId: string, recipients: Recipient[], notification: Notification) {
+  return {
+    app_id: appId,
+    wallet_addresses: recipients.map((recipient) => recipient.address),
+    localisations: notification.localisations,
+    mini_app_path: notification.miniAppPath,
+  };
+}
+
+/**
+ * A request World would refuse (400) is a defect of ours, never fixed by sending again: it fails as a whole, not
+ * retried, with World's reasons.
+ */
+export function refuseWhatWorldRefuses(body: ReturnType<typeof worldRequestBody>): void {
+  const problems = worldSendNotificationProblems(body);
+  if (problems.length > 0) throw new TransportError(`World's send-notification would refuse this request: ${problems.join("; ")}`, false);
 }
 
 /** World App's deep link into a mini app. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TransportError, type DeliveryResult, type NotificationTransport } from "./transport.js";
+import { refuseWhatWorldRefuses, TransportError, worldRequestBody, type DeliveryResult, type NotificationTransport } from "./transport.js";
 
 /** World App's limit per request of the send-notification API. */
 export const WORLD_APP_MAX_RECIPIENTS = 1_000;
@@ -33,25 +33,30 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
       if (recipients.length > WORLD_APP_MAX_RECIPIENTS) {
         throw new TransportError(`at most ${WORLD_APP_MAX_RECIPIENTS} addresses per request`, false);
       }
+      const body = worldRequestBody(options.appId, recipients, notification);
+      refuseWhatWorldRefuses(body);
       let response: Response;
       try {
         response = await fetch(endpoint, {
           method: "POST",
           headers: { "content-type": "application/json", authorization: `Bearer ${options.apiKey}` },
-          body: JSON.stringify({
-            app_id: options.appId,
-            wallet_addresses: recipients.map((recipient) => recipient.address),
-            localisations: notification.localisations,
-            mini_app_path: notification.miniAppPath,
-          }),
+          body: JSON.stringify(body),
           signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
         });
       } catch (error) {
-        throw new TransportError(`send-notification request failed: ${(error as Error).message}`, true);
+        // World retries its own upstream send and de-duplicates nothing: a request that may have reached it (a
+        // timeout, a reset) is never sent again, so nobody is notified twice. Only one that never left is retried.
+        const code = (error as { cause?: { code?: string } }).cause?.code;
+        const neverLeft = code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
+        throw new TransportError(
+          `send-notification request failed${neverLeft ? "" : " after it may have reached World (not sent again)"}: ${(error as Error).message}`,
+          neverLeft,
+        );
       }
       const text = await response.text();
       if (!response.ok) {
-        const retryable = response.status === 429 || response.status >= 500;
+        // 429 and World's quota for unverified apps pass with time; any other 4xx is a defect of ours.
+        const retryable = response.status === 429 || response.status >= 500 || text.includes("unverified_app_limit_reached");
         throw new TransportError(`send-notification answered ${response.status}: ${text.slice(0, 300)}`, retryable);
       }
       let parsed: z.output<typeof responseSchema>;
