@@ -14,6 +14,21 @@ export const human = onchainTable("human", (t) => ({
   lastReceiver: t.hex().notNull(),
 }));
 
+/**
+ * A World ID 4.0 session and the human it belongs to. The human key is the one every per-human rule uses: the 3.0
+ * nullifier hash of a human who moved from 3.0 (their history keeps its key), else their enrolment nullifier.
+ */
+export const worldIdSession = onchainTable("world_id_session", (t) => ({
+  sessionId: t.hex().primaryKey(),
+  human: t.hex().notNull(),
+  enrolmentNullifier: t.hex().notNull(),
+  /** The 3.0 nullifier hash of a human who moved, else null. */
+  movedFrom: t.hex(),
+  receiver: t.hex().notNull(),
+  enrolledAt: t.int8({ mode: "number" }).notNull(),
+  blockNumber: t.int8({ mode: "number" }).notNull(),
+}));
+
 /** Every address that ever held or received ORO. */
 export const account = onchainTable("account", (t) => ({
   address: t.hex().primaryKey(),

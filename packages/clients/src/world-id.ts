@@ -1,4 +1,4 @@
-import { encodeAbiParameters, encodePacked, keccak256, stringToBytes, toHex, type Address, type Hex } from "viem";
+import { encodeAbiParameters, encodePacked, keccak256, stringToBytes, stringToHex, toHex, type Address, type Hex } from "viem";
 
 /** World ID's Orb group, the only group whose proofs mint ORO. */
 export const WORLD_ID_GROUP_ID = 1n;
@@ -33,6 +33,8 @@ export function devNullifierHash(humanName: string): bigint {
 export interface DevProofRequest {
   /** The address the ORO will be minted to (the proof's signal). */
   receiver: Address;
+  /** Another signal than the receiver, already hashed (a move's 3.0 proof signals the session id). */
+  signalHash?: bigint;
   /** The human: a nullifier hash, or use devNullifierHash("name"). */
   nullifierHash: bigint;
   /** World app id and action the token was deployed with. */
@@ -61,7 +63,7 @@ export function buildDevProof(request: DevProofRequest): DevProof {
       [
         root,
         WORLD_ID_GROUP_ID,
-        signalHashOf(request.receiver),
+        request.signalHash ?? signalHashOf(request.receiver),
         request.nullifierHash,
         externalNullifierHashOf(request.appId, request.action),
       ],
@@ -180,4 +182,44 @@ export function devSessionNullifier(random: bigint): readonly [bigint, bigint] {
   const nullifier = hashToField(encodePacked(["string", "uint256"], ["oro-development-session-nullifier", random]));
   const action = (hashToField(encodePacked(["string", "uint256"], ["oro-development-session-action", random])) & ((1n << 248n) - 1n)) | (2n << 248n);
   return [nullifier, action];
+}
+
+/** The settings development 4.0 proofs are made for (a deployment's rp id and enrolment action, as field elements). */
+export interface DevWorldId4Settings {
+  rpId: bigint;
+  enrolmentAction: bigint;
+}
+
+/** A development session proof of `sessionId` for a claim to `receiver` (fresh session nullifier from `random`). */
+export function devSessionProof(sessionId: bigint, receiver: Address, settings: DevWorldId4Settings, expiresAtMin: bigint, random: bigint, genesisMin = 0n): SessionProof {
+  const sessionNullifier = devSessionNullifier(random);
+  const nonce = hashToField(encodePacked(["string", "uint256"], ["oro-development-nonce", random]));
+  const proof = buildDevWorldId4Proof({
+    nullifier: sessionNullifier[0], action: sessionNullifier[1], rpId: settings.rpId, nonce, signalHash: signalHashOf(receiver),
+    expiresAtMin, credentialGenesisIssuedAtMin: genesisMin, sessionId,
+  });
+  return { sessionId, sessionNullifier, nonce, expiresAtMin, proof };
+}
+
+/**
+ * A development human's enrolment: a new session (seeded) and their uniqueness proof for the enrolment action,
+ * its signal `receiver ‖ sessionId`, both with `genesisMin` as the credential's genesis bound.
+ */
+export function devEnrolmentProofs(
+  humanName: string,
+  receiver: Address,
+  sessionSeed: bigint,
+  settings: DevWorldId4Settings,
+  expiresAtMin: bigint,
+  genesisMin: bigint,
+): { sessionId: bigint; uniqueness: UniquenessProof; session: SessionProof } {
+  const sessionId = devSessionId(humanName, sessionSeed);
+  const nullifier = devWorldId4Nullifier(humanName, settings.rpId, settings.enrolmentAction);
+  const nonce = hashToField(encodePacked(["string", "uint256"], [`oro-development-enrolment:${humanName}`, sessionSeed]));
+  const proof = buildDevWorldId4Proof({
+    nullifier, action: settings.enrolmentAction, rpId: settings.rpId, nonce,
+    signalHash: hashToField(enrolmentSignalOf(receiver, sessionId)), expiresAtMin, credentialGenesisIssuedAtMin: genesisMin,
+  });
+  const session = devSessionProof(sessionId, receiver, settings, expiresAtMin, sessionSeed ^ BigInt(keccak256(stringToHex(humanName))), genesisMin);
+  return { sessionId, uniqueness: { nullifier, nonce, expiresAtMin, proof }, session };
 }

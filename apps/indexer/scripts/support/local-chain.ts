@@ -10,7 +10,20 @@ import {
   type PublicClient,
 } from "viem";
 import { hardhat } from "viem/chains";
-import { buildDevProof, deployments, devNullifierHash, oroAbi, referralClaimAbi, referralVoucherTypedData } from "@oro/clients";
+import {
+  buildDevProof,
+  deployments,
+  devEnrolmentProofs,
+  devNullifierHash,
+  devSessionProof,
+  hashToField,
+  moveSignalOf,
+  oroAbi,
+  referralClaimAbi,
+  referralVoucherTypedData,
+  rpIdOf,
+  worldId4ActionOf,
+} from "@oro/clients";
 import { deploymentFor, type IndexedDeployment } from "../../src/lib/deployment";
 
 /** Hardhat's unlocked development accounts, in order (#0 owns the contracts, #1 signs vouchers). */
@@ -57,6 +70,8 @@ export function chainActions(chain: LocalChain) {
   const testClient = createTestClient({ chain: hardhat, mode: "hardhat", transport });
   const walletClient = createWalletClient({ chain: hardhat, transport });
   const { worldId } = deployments[hardhat.id];
+  const worldId4Settings = { rpId: rpIdOf(worldId.rpId), enrolmentAction: worldId4ActionOf(worldId.enrolmentAction) };
+  let sessionRandom = 0n;
   const oro = getContract({ address: chain.deployment.oro.address, abi: oroAbi, client: chain.publicClient });
   const claims = getContract({
     address: chain.deployment.referralClaim.address,
@@ -111,6 +126,43 @@ export function chainActions(chain: LocalChain) {
         args: [root, nullifierHash, proof, receiver],
       });
       return confirmed(hash);
+    },
+    /**
+     * World ID 4.0: the named development human (verified after the cut-off unless `genesisMin` says otherwise)
+     * enrols with a new session (seeded) and mints the first claim to `receiver`; returns the session id.
+     */
+    async enrol(humanName: string, receiver: Address, seed = 1n, genesisMin = BigInt(worldId.genesisCutoff)) {
+      const now = BigInt(await this.latestTimestamp());
+      const { sessionId, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, genesisMin);
+      const hash = await walletClient.writeContract({
+        account: receiver, address: oro.address, abi: oroAbi, functionName: "enrolInWorldId4", args: [receiver, uniqueness, session],
+      });
+      await confirmed(hash);
+      return sessionId;
+    },
+    /** A daily 4.0 claim with a fresh session proof. */
+    async claimWithSession(sessionId: bigint, receiver: Address) {
+      const now = BigInt(await this.latestTimestamp());
+      sessionRandom += 1n;
+      const hash = await walletClient.writeContract({
+        account: receiver, address: oro.address, abi: oroAbi, functionName: "claimWithSession",
+        args: [receiver, devSessionProof(sessionId, receiver, worldId4Settings, now, sessionRandom)],
+      });
+      return confirmed(hash);
+    },
+    /** The named 3.0 human moves to a new session of theirs (a 3.0 proof signalling the session id). */
+    async moveToWorldId4(humanName: string, receiver: Address, seed = 1n) {
+      const now = BigInt(await this.latestTimestamp());
+      const { sessionId, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, 0n);
+      const { root, nullifierHash, proof } = buildDevProof({
+        receiver, signalHash: hashToField(moveSignalOf(sessionId)), nullifierHash: devNullifierHash(humanName), appId: worldId.appId, action: worldId.action,
+      });
+      const hash = await walletClient.writeContract({
+        account: receiver, address: oro.address, abi: oroAbi, functionName: "moveToWorldId4",
+        args: [receiver, root, nullifierHash, proof, uniqueness, session],
+      });
+      await confirmed(hash);
+      return sessionId;
     },
     async transfer(from: Address, to: Address, amount: bigint) {
       const hash = await walletClient.writeContract({

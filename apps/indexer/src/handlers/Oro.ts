@@ -1,5 +1,5 @@
 import { ponder } from "ponder:registry";
-import { account, human, mint, settingChange } from "ponder:schema";
+import { account, human, mint, settingChange, worldIdSession } from "ponder:schema";
 import { zeroAddress, type Address } from "viem";
 import { balanceChanges, holderDelta, supplyDelta } from "../lib/balances";
 import { nullifierHashToHex } from "../lib/request-params";
@@ -33,12 +33,20 @@ ponder.on("Oro:Transfer", async ({ event, context }) => {
   }));
 });
 
-ponder.on("Oro:Minted", async ({ event, context }) => {
+type MintEvent = Parameters<Parameters<typeof ponder.on<"Oro:Minted">>[1]>[0]["event"];
+type OroContext = Parameters<Parameters<typeof ponder.on<"Oro:Minted">>[1]>[0]["context"];
+
+/** One mint of a human (by human key), whichever World ID version proved it: streak, wallet, mint row, totals. */
+async function recordMint(
+  event: Pick<MintEvent, "id" | "block" | "log" | "transaction">,
+  context: OroContext,
+  minted: { human: `0x${string}`; receiver: Address; amount: bigint; numOfMints: number },
+) {
   const { db } = context;
   const mintedAt = Number(event.block.timestamp);
-  const nullifierHash = nullifierHashToHex(event.args.nullifierHash);
-  const receiver = lower(event.args.receiver);
-  const numOfMints = Number(event.args.numOfMints);
+  const nullifierHash = minted.human;
+  const receiver = lower(minted.receiver);
+  const { numOfMints } = minted;
   const { waitBetweenMints } = await currentSettings(db, context.chain.id);
 
   const previous = await db.find(human, { nullifierHash });
@@ -71,7 +79,7 @@ ponder.on("Oro:Minted", async ({ event, context }) => {
     id: event.id,
     receiver,
     nullifierHash,
-    amount: event.args.amount,
+    amount: minted.amount,
     numOfMints,
     streak: streak.currentStreak,
     blockNumber: Number(event.block.number),
@@ -84,6 +92,43 @@ ponder.on("Oro:Minted", async ({ event, context }) => {
     mints: current.mints + 1,
     humans: current.humans + (previous ? 0 : 1),
   }));
+}
+
+ponder.on("Oro:Minted", async ({ event, context }) => {
+  await recordMint(event, context, {
+    human: nullifierHashToHex(event.args.nullifierHash),
+    receiver: event.args.receiver,
+    amount: event.args.amount,
+    numOfMints: Number(event.args.numOfMints),
+  });
+});
+
+// World ID 4.0: the enrolment names the session's human (always before its first MintedWithSession).
+ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
+  const movedFrom = event.args.movedFrom === 0n ? null : nullifierHashToHex(event.args.movedFrom);
+  const enrolmentNullifier = nullifierHashToHex(event.args.human);
+  await context.db.insert(worldIdSession).values({
+    sessionId: nullifierHashToHex(event.args.sessionId),
+    human: movedFrom ?? enrolmentNullifier,
+    enrolmentNullifier,
+    movedFrom,
+    receiver: lower(event.args.receiver),
+    enrolledAt: Number(event.block.timestamp),
+    blockNumber: Number(event.block.number),
+  });
+  await updateStats(context.db, context.chain.id, Number(event.block.timestamp));
+});
+
+ponder.on("Oro:MintedWithSession", async ({ event, context }) => {
+  const sessionId = nullifierHashToHex(event.args.sessionId);
+  const session = await context.db.find(worldIdSession, { sessionId });
+  if (!session) throw new Error(`MintedWithSession for session ${sessionId}, which no WorldId4Enrolled named`);
+  await recordMint(event, context, {
+    human: session.human,
+    receiver: event.args.receiver,
+    amount: event.args.amount,
+    numOfMints: Number(event.args.numOfMints),
+  });
 });
 
 ponder.on("Oro:AmountPerMintUpdated", async ({ event, context }) => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEther, toHex, type Address } from "viem";
-import { devNullifierHash } from "@oro/clients";
+import { deployments, devNullifierHash, devWorldId4Nullifier, rpIdOf, worldId4ActionOf } from "@oro/clients";
 import type {
   ClaimsResponse,
   ErrorResponse,
@@ -18,6 +18,7 @@ import { startIndexer as startIndexerProcess, type Service } from "@oro/dev-stac
 import { chainActions, startLocalChain, type LocalChain } from "../../scripts/support/local-chain";
 
 const WAIT = 3_600;
+const { worldId } = deployments[31337];
 const hashOf = (name: string) => toHex(devNullifierHash(name), { size: 32 });
 
 /** One indexer run: the package's own `start` (launcher, then Ponder) on a fresh PGlite root and a free port. */
@@ -78,7 +79,10 @@ describe("indexer against a local chain", () => {
   let chain: LocalChain;
   let first: IndexerRun;
   let second: IndexerRun;
-  let accounts: { owner: Address; alice: Address; bob: Address; carol: Address; alice2: Address; dave: Address; erin: Address };
+  let accounts: { owner: Address; alice: Address; bob: Address; carol: Address; alice2: Address; dave: Address; erin: Address; heidi: Address; ivy: Address };
+  /** World ID 4.0: Heidi's session after she moved from 3.0; Ivy's, a human new under 4.0. */
+  let heidiSession: bigint;
+  let ivySession: bigint;
   /** The scenario's clock: T0 is the first mint, every other time is relative to it. */
   let T0: number;
   let lastEventAt: number;
@@ -89,9 +93,9 @@ describe("indexer against a local chain", () => {
     chain = await startLocalChain();
     started.push(chain);
     const actions = chainActions(chain);
-    const [owner, , alice, bob, carol, alice2, dave, erin] = chain.accounts;
-    if (!owner || !alice || !bob || !carol || !alice2 || !dave || !erin) throw new Error("the local chain has too few accounts");
-    accounts = { owner, alice, bob, carol, alice2, dave, erin };
+    const [owner, , alice, bob, carol, alice2, dave, erin, heidi, ivy] = chain.accounts;
+    if (!owner || !alice || !bob || !carol || !alice2 || !dave || !erin || !heidi || !ivy) throw new Error("the local chain has too few accounts");
+    accounts = { owner, alice, bob, carol, alice2, dave, erin, heidi, ivy };
     mintsBefore = (await actions.oro.getEvents.Minted({}, { fromBlock: 0n })).length;
 
     await actions.setWaitBetweenMints(owner, WAIT);
@@ -103,7 +107,12 @@ describe("indexer against a local chain", () => {
     await at(T0, () => actions.mint("alice", alice));
     await at(T0 + 1, () => actions.mint("bob", bob));
     await at(T0 + 2, () => actions.mint("carol", carol));
+    await at(T0 + 3, () => actions.mint("heidi", heidi)); // a 3.0 human…
+    ivySession = await at(T0 + 4, () => actions.enrol("ivy", ivy)); // a human new under World ID 4.0: the first claim
     await at(T0 + WAIT, () => actions.mint("alice", alice)); // one wait later: streak 2
+    heidiSession = await at(T0 + WAIT + 3, () => actions.moveToWorldId4("heidi", heidi)); // …moves to 4.0…
+    await at(T0 + WAIT + 4, () => actions.claimWithSession(heidiSession, heidi)); // …and claims with her session: streak 2
+    await at(T0 + WAIT + 5, () => actions.claimWithSession(ivySession, ivy)); // Ivy's second day: streak 2
     await at(T0 + 2 * WAIT + 2, () => actions.mint("bob", bob)); // 2 × wait + 1 s after: restarts at 1
     await at(T0 + 3 * WAIT, () => actions.mint("alice", alice)); // exactly 2 × wait later: streak 3
     await at(T0 + 3 * WAIT + 2, () => actions.mint("bob", bob)); // one wait later: 2
@@ -279,9 +288,34 @@ describe("indexer against a local chain", () => {
     expect((await first.get<ErrorResponse>("/streaks/0x1234/humans")).status).toBe(400);
   });
 
+  it("follows one human across World ID 3.0 and 4.0: a human who moved keeps their key and streak; a 4.0 human is one human", async () => {
+    const heidi = await first.get<ClaimsResponse>(`/streaks/${accounts.heidi}/claims`);
+    expect(heidi.body.claims.map((claim) => [claim.timestamp, claim.streak, claim.numOfMints, claim.nullifierHash])).toEqual([
+      [T0 + WAIT + 4, 2, 2, hashOf("heidi")],
+      [T0 + 3, 1, 1, hashOf("heidi")],
+    ]);
+    const ivyHuman = toHex(devWorldId4Nullifier("ivy", rpIdOf(worldId.rpId), worldId4ActionOf(worldId.enrolmentAction)), { size: 32 });
+    const ivy = await first.get<ClaimsResponse>(`/streaks/${accounts.ivy}/claims`);
+    expect(ivy.body.claims.map((claim) => [claim.timestamp, claim.streak, claim.numOfMints, claim.nullifierHash])).toEqual([
+      [T0 + WAIT + 5, 2, 2, ivyHuman],
+      [T0 + 4, 1, 1, ivyHuman],
+    ]);
+    expect((await first.get<HumanResponse>(`/humans/${ivyHuman}`)).body).toMatchObject({ hasMinted: true, numOfMints: 2, longestStreak: 2 });
+    expect((await first.get<HumanResponse>(`/humans/${hashOf("heidi")}`)).body).toMatchObject({ hasMinted: true, numOfMints: 2, longestStreak: 2 });
+    expect((await first.get<WalletHumansResponse>(`/streaks/${accounts.heidi}/humans`)).body.humans).toEqual([hashOf("heidi")]);
+    expect(heidiSession).not.toBe(ivySession);
+  });
+
   it("keeps stats equal to what the chain itself says", async () => {
     const actions = chainActions(chain);
-    const minted = await actions.oro.getEvents.Minted({}, { fromBlock: 0n });
+    // A human's mints: 3.0 mints by nullifier hash, 4.0 claims by the human their session was enrolled for.
+    const sessions = new Map(
+      (await actions.oro.getEvents.WorldId4Enrolled({}, { fromBlock: 0n })).map((log) => [log.args.sessionId, log.args.movedFrom || log.args.human]),
+    );
+    const minted = [
+      ...(await actions.oro.getEvents.Minted({}, { fromBlock: 0n })).map((log) => ({ human: log.args.nullifierHash })),
+      ...(await actions.oro.getEvents.MintedWithSession({}, { fromBlock: 0n })).map((log) => ({ human: sessions.get(log.args.sessionId) })),
+    ];
     const transfers = await actions.oro.getEvents.Transfer({}, { fromBlock: 0n });
     const seen = new Set<Address>();
     for (const log of transfers) {
@@ -290,7 +324,7 @@ describe("indexer against a local chain", () => {
     }
     let holders = 0;
     for (const address of seen) if ((await actions.oro.read.balanceOf([address])) > 0n) holders += 1;
-    const humans = new Set(minted.map((log) => log.args.nullifierHash)).size;
+    const humans = new Set(minted.map((log) => log.human)).size;
 
     const { status, body } = await first.get<StatsResponse>("/stats");
     expect(status).toBe(200);
@@ -307,7 +341,7 @@ describe("indexer against a local chain", () => {
       referralPaidOut: parseEther("1").toString(),
       lastEventAt,
     } satisfies StatsResponse);
-    expect(body.mints).toBe(mintsBefore + 11);
+    expect(body.mints).toBe(mintsBefore + 15);
   });
 
   it("tells whether a human has minted, and to which address, by hex or decimal nullifier hash", async () => {
