@@ -1,5 +1,6 @@
 import { task, types } from "hardhat/config";
 import { formatEther, getAddress, isAddress } from "viem";
+import { rpIdOf } from "@oro/clients";
 import { formatDuration, parseDuration, parseOro } from "../lib/units";
 import { loadDeployedContracts, refuse, report, requireOwner } from "./context";
 
@@ -71,6 +72,60 @@ task("killswitch", "IRREVERSIBLY ends minting and gives up ownership of the ORO 
     await report(publicClient, hash, `killswitch pulled on Oro ${oro.address}: minting is over, owner is now the zero address`);
   });
 
+/** World's cut-off: from 1 April 2027 World App makes no World ID 3.0 proof for anyone. */
+const WORLD_ID_3_CUTOFF = Date.UTC(2027, 3, 1) / 1000;
+
+task("close-world-id-3", "IRREVERSIBLY ends minting with World ID 3.0 proofs and the move to 4.0 (the owner only)")
+  .addFlag("confirm", "required: confirms you understand this cannot be undone")
+  .addFlag("beforeCutoff", "close before World's cut-off of 2027-04-01 (a rehearsal on the local chain)")
+  .setAction(async ({ confirm, beforeCutoff }: { confirm: boolean; beforeCutoff: boolean }, hre) => {
+    if (!confirm) {
+      refuse("closing World ID 3.0 ends 3.0 mints and the move for ever; humans who never moved enrol anew. " +
+        "Run again with --confirm if that is what you want.");
+    }
+    const { publicClient, oro, caller } = await loadDeployedContracts(hre);
+    requireOwner("Oro", await oro.read.owner(), caller);
+    const [closed] = await oro.read.worldIdStatus();
+    if (closed) refuse(`World ID 3.0 is already closed on Oro ${oro.address}`);
+    const now = Number((await publicClient.getBlock()).timestamp);
+    if (now < WORLD_ID_3_CUTOFF && !beforeCutoff) {
+      refuse(`the chain's time ${new Date(now * 1000).toISOString()} is before World's cut-off 2027-04-01: ` +
+        "humans can still make 3.0 proofs; add --before-cutoff to close anyway");
+    }
+    const hash = await oro.write.closeWorldId3();
+    await report(publicClient, hash, `World ID 3.0 closed on Oro ${oro.address}: every human now enrols with World ID 4.0`);
+  });
+
+task("set-world-id-verifier", "Points World ID 4.0 verification at another verifier (the owner only)")
+  .addOptionalParam("address", "required: the verifier (World's proxy, or an adapter to its next interface)", undefined, types.string)
+  .setAction(async ({ address }: { address?: string }, hre) => {
+    const verifier = required("address", address, "0x00000000009E00F9FE82CfeeBB4556686da094d7");
+    if (!isAddress(verifier)) refuse(`"${verifier}" is not an address`);
+    const { publicClient, oro, caller } = await loadDeployedContracts(hre);
+    requireOwner("Oro", await oro.read.owner(), caller);
+    const code = await publicClient.getCode({ address: verifier });
+    if (!code || code === "0x") refuse(`${getAddress(verifier)} has no code on this chain: a call to it would accept every proof`);
+    const [, oldVerifier] = await oro.read.worldIdStatus();
+    const hash = await oro.write.updateWorldIdVerifier([getAddress(verifier)]);
+    await report(publicClient, hash, `World ID verifier: ${oldVerifier} -> ${getAddress(verifier)}`);
+  });
+
+task("set-world-id-4-settings", "Sets the 4.0 rp id, enrolment action and genesis cut-off, before the first enrolment (the owner only)")
+  .addOptionalParam("rpId", "required: the relying party's id, rp_ + 16 hex digits", undefined, types.string)
+  .addOptionalParam("enrolmentAction", "the enrolment action", "oro-enrolment", types.string)
+  .addOptionalParam("genesisCutoff", "unix seconds: while 3.0 is open, enrolment needs a credential issued since", "1780272000", types.string)
+  .setAction(async ({ rpId: given, enrolmentAction, genesisCutoff }: { rpId?: string; enrolmentAction: string; genesisCutoff: string }, hre) => {
+    const rpId = parsed(() => rpIdOf(required("rp-id", given, "rp_0123456789abcdef")));
+    if (enrolmentAction.trim() === "") refuse("the enrolment action must not be empty");
+    if (!/^\d+$/.test(genesisCutoff)) refuse(`--genesis-cutoff must be unix seconds, not "${genesisCutoff}"`);
+    const { publicClient, oro, caller } = await loadDeployedContracts(hre);
+    requireOwner("Oro", await oro.read.owner(), caller);
+    const [, , , , , locked] = await oro.read.worldIdStatus();
+    if (locked) refuse("a human has enrolled: the rp id, enrolment action and cut-off are fixed (new ones would give every enrolled human a second identity)");
+    const hash = await oro.write.setWorldId4Settings([rpId, enrolmentAction, BigInt(genesisCutoff)]);
+    await report(publicClient, hash, `World ID 4.0: rp ${given ?? ""}, enrolment action "${enrolmentAction}", genesis cut-off ${new Date(Number(genesisCutoff) * 1000).toISOString()}`);
+  });
+
 task("set-claim-signer", "Rotates the key whose referral vouchers the claim contract pays (the owner only)")
   .addOptionalParam("signer", "required: the new signer address", undefined, types.string)
   .setAction(async ({ signer: given }: { signer?: string }, hre) => {
@@ -118,9 +173,13 @@ task("status", "Prints every ORO setting, balance and address on this network").
       oro.read.externalNullifierHash(), claims.read.owner(), claims.read.signer(), claims.read.paused(),
       oro.read.balanceOf([claims.address]), oro.read.balanceOf([caller]),
     ]);
+  const [worldId3Closed, verifier, rpId, , genesisCutoff, worldId4Locked] = await oro.read.worldIdStatus();
   const lines: Array<[string, string]> = [
     ["network", `${hre.network.name} (chain ${chainId})`],
     ["World ID router", deployment.contracts.WorldIdRouter.address],
+    ["World ID 4.0 verifier", verifier],
+    ["World ID 4.0", `rp ${rpId.toString(16).padStart(16, "0")}, enrolment "${deployment.worldId.enrolmentAction}", cut-off ${new Date(Number(genesisCutoff) * 1000).toISOString()}${worldId4Locked ? " (fixed: humans enrolled)" : ""}`],
+    ["World ID 3.0", worldId3Closed ? "CLOSED: every human enrols with 4.0" : "open (3.0 mints and the move)"],
     ["World ID app / action", `${deployment.worldId.appId} / ${deployment.worldId.action}`],
     ["Oro", `${oro.address} (block ${deployment.contracts.Oro.blockNumber})`],
     ["  owner", owner],

@@ -127,6 +127,25 @@ describe("deploy script and owner tasks", function () {
     await expectRefusal("pause-claims", {}, new RegExp(`is not the owner of ReferralClaim; the owner is ${getAddress(other.account.address)}`));
   });
 
+  it("World ID: the verifier (never an address without code), the 4.0 settings until the first enrolment, closing 3.0", async function () {
+    const oro = await hre.viem.getContractAt("Oro", deployment.contracts.Oro.address);
+    expect(await runTask("status")).to.match(/World ID 3\.0\s+open/);
+    await expectRefusal("set-world-id-verifier", {}, /--address is required/);
+    await expectRefusal("set-world-id-verifier", { address: "0x000000000000000000000000000000000000dEaD" }, /has no code on this chain/);
+    const verifier = deployment.contracts.WorldIdVerifier.address;
+    expect(await runTask("set-world-id-verifier", { address: verifier })).to.include(`-> ${getAddress(verifier)}`);
+    await expectRefusal("set-world-id-4-settings", { rpId: "app_oro" }, /rp_ followed by 16 hex digits/);
+    await expectRefusal("set-world-id-4-settings", { rpId: "rp_0000000000007a69", genesisCutoff: "June" }, /must be unix seconds/);
+    expect(await runTask("set-world-id-4-settings", { rpId: "rp_0000000000007a69", enrolmentAction: "oro-enrolment", genesisCutoff: "1780272000" }))
+      .to.match(/enrolment action "oro-enrolment", genesis cut-off 2026-06-01T00:00:00.000Z/);
+    await expectRefusal("close-world-id-3", { confirm: false, beforeCutoff: false }, /Run again with --confirm/);
+    await expectRefusal("close-world-id-3", { confirm: true, beforeCutoff: false }, /before World's cut-off 2027-04-01/);
+    expect(await runTask("close-world-id-3", { confirm: true, beforeCutoff: true })).to.match(/World ID 3\.0 closed/);
+    expect((await oro.read.worldIdStatus())[0]).to.equal(true);
+    expect(await runTask("status")).to.match(/World ID 3\.0\s+CLOSED/);
+    await expectRefusal("close-world-id-3", { confirm: true, beforeCutoff: true }, /already closed/);
+  });
+
   it("killswitch needs --confirm, then ends minting and every owner power", async function () {
     await expectRefusal("killswitch", { confirm: false }, /Run again with --confirm/);
     expect(await runTask("killswitch", { confirm: true })).to.match(/killswitch pulled/);
