@@ -1,20 +1,10 @@
-import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./helpers/app.js";
+import { freePort } from "./helpers/ports.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 
 // Issue 19: what an operator watches, as Prometheus reads it. The test app's chain is an address where nothing
 // answers, so the gauges that read the chain are left out of the scrape and counted as scrape errors.
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestApp;
 let metricsPort: number;

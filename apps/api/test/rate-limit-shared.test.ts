@@ -1,25 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer, Socket, type AddressInfo } from "node:net";
+import { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { freePort } from "./helpers/ports.js";
 
 // Issue 19: rate limits hold across replicas. Two API processes' worth of apps (one database) count in one Redis
 // (Debian's redis-server, started here); without it each counts alone. With the store down the API keeps answering.
 const redisServer = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((file) => existsSync(file));
 if (!redisServer) console.log("redis-server is not installed: the shared rate-limit tests are skipped (apt-get install redis-server)");
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const BUDGET = 6;
 /** One client alternating between the replicas; the statuses it got, in order. */
