@@ -1,4 +1,4 @@
-import { CHAIN_IDS, oroAbi } from "@oro/clients";
+import { CHAIN_IDS, oroClaimScreenAbi } from "@oro/clients";
 import {
   createClient,
   decodeFunctionResult,
@@ -56,29 +56,29 @@ export interface MintData {
 }
 
 export async function readMintData(nullifierHash: bigint): Promise<MintData> {
-  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "nullifierHashMintData", args: [nullifierHash] }));
-  const [lastMintedAt, numOfMints] = decodeFunctionResult({ abi: oroAbi, functionName: "nullifierHashMintData", data });
+  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", args: [nullifierHash] }));
+  const [lastMintedAt, numOfMints] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", data });
   return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints) };
 }
 
 export async function readWaitBetweenMints(): Promise<bigint> {
-  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "waitBetweenMints" }));
-  return BigInt(decodeFunctionResult({ abi: oroAbi, functionName: "waitBetweenMints", data }));
+  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "waitBetweenMints" }));
+  return BigInt(decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "waitBetweenMints", data }));
 }
 
 export async function readAmountPerMint(): Promise<bigint> {
-  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "amountPerMint" }));
-  return decodeFunctionResult({ abi: oroAbi, functionName: "amountPerMint", data });
+  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "amountPerMint" }));
+  return decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "amountPerMint", data });
 }
 
 export async function readTotalSupply(): Promise<bigint> {
-  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "totalSupply" }));
-  return decodeFunctionResult({ abi: oroAbi, functionName: "totalSupply", data });
+  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "totalSupply" }));
+  return decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "totalSupply", data });
 }
 
 export async function readOroBalance(owner: Address): Promise<bigint> {
-  const data = await callOro(encodeFunctionData({ abi: oroAbi, functionName: "balanceOf", args: [owner] }));
-  return decodeFunctionResult({ abi: oroAbi, functionName: "balanceOf", data });
+  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "balanceOf", args: [owner] }));
+  return decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "balanceOf", data });
 }
 
 /** The mint call for a verified human, paying the signed-in address (the proof's signal). */
@@ -86,7 +86,7 @@ export function buildMintCall(verification: VerificationResult, receiver: Addres
   return {
     to: oroAddress(),
     data: encodeFunctionData({
-      abi: oroAbi,
+      abi: oroClaimScreenAbi,
       functionName: "mint",
       args: [verification.merkleRoot, verification.nullifierHash, verification.proof, receiver],
     }),

@@ -17,6 +17,7 @@ export { worldIdRouterAbi } from "./abis/world-id-router.js";
 export { mockWorldIdRouterAbi } from "./abis/mock-world-id-router.js";
 export { worldIdVerifierAbi } from "./abis/world-id-verifier.js";
 export { mockWorldIdVerifierAbi } from "./abis/mock-world-id-verifier.js";
+export { oroClaimScreenAbi } from "./abis/oro-claim-screen.js";
 
 /** Every recorded deployment: contract addresses with their creation blocks, and the World ID app and action. */
 export const deployments = {
