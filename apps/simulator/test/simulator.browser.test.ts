@@ -170,7 +170,7 @@ describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local s
 
     // The after-claim offers (reminders, then the e-mail form) come up a moment after the claim, over the tab bar
     // (on a loaded machine after the checks above, not before them): a person closes them, and so does this.
-    await page.addLocatorHandler(app.getByRole("button", { name: "Not now" }), (button) => button.click());
+    await page.addLocatorHandler(app.getByRole("dialog").getByRole("button", { name: "Not now" }), (button) => button.click());
     // The controls show where the mini app is as it navigates inside the phone, not only where it was launched.
     await expect.poll(() => page.locator("#frame-url").textContent(), { timeout: 10_000 }).toBe("/");
     await app.getByRole("link", { name: "Share" }).click();
