@@ -20,6 +20,8 @@ export const human = onchainTable("human", (t) => ({
  */
 export const worldIdSession = onchainTable("world_id_session", (t) => ({
   sessionId: t.hex().primaryKey(),
+  /** IDKit's whole session id (`session_<commitment><oprf seed>`), which the app needs to ask for session proofs. */
+  idkitSessionId: t.text().notNull(),
   human: t.hex().notNull(),
   enrolmentNullifier: t.hex().notNull(),
   /** The 3.0 nullifier hash of a human who moved, else null. */

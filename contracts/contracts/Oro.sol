@@ -130,7 +130,9 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     event MintedWithSession(address indexed receiver, uint256 sessionId, uint256 amount, uint256 numOfMints);
     /// @notice A human enrolled in World ID 4.0: `human` is their enrolment nullifier, `sessionId` their session, and
     ///         `movedFrom` their 3.0 nullifier hash when they moved (0 for a human new to ORO under 4.0).
-    event WorldId4Enrolled(address indexed receiver, uint256 human, uint256 sessionId, uint256 movedFrom);
+    ///         `sessionSeed` is the second half of IDKit's `session_<commitment><oprf seed>` id: with `sessionId` it is
+    ///         the whole id the app needs to ask World App for the next session proof, on any device.
+    event WorldId4Enrolled(address indexed receiver, uint256 human, uint256 sessionId, uint256 sessionSeed, uint256 movedFrom);
     event WorldIdVerifierUpdated(address oldVerifier, address newVerifier);
     event WorldId4SettingsUpdated(uint64 rpId, uint256 enrolmentAction, string enrolmentActionName, uint64 genesisCutoff);
     /// @notice World ID 3.0 minting is over; any human may now enrol in 4.0 whatever their credential's age.
@@ -316,16 +318,23 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     ///        per human, and the human chose this session.
     /// @param session The proof that created the session, its signal `receiver`: the session is real and held by a
     ///        human with proof of human.
+    /// @param sessionSeed The OPRF seed half of IDKit's session id; only recorded (in the event), never trusted.
     /// While 3.0 is open both proofs must be for a credential issued at or after the genesis cut-off (a human verified
     /// since World App stopped making 3.0 credentials, so with no 3.0 path); humans verified earlier move instead.
-    function enrolInWorldId4(address receiver, UniquenessProof calldata enrolment, SessionProof calldata session)
+    function enrolInWorldId4(
+        address receiver,
+        UniquenessProof calldata enrolment,
+        SessionProof calldata session,
+        uint256 sessionSeed
+    )
         external
         returns (uint256 amount)
     {
         if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
         uint256 stateWord = _worldId4State();
         uint64 genesisMin = stateWord >> 248 & WORLD_ID_3_CLOSED != 0 ? 0 : _enrolment.genesisCutoff;
-        _enrolHuman(receiver, enrolment, session, genesisMin, block.timestamp | (1 << 40), 0);
+        _enrolHuman(receiver, enrolment, session, genesisMin, block.timestamp | (1 << 40));
+        emit WorldId4Enrolled(receiver, enrolment.nullifier, session.sessionId, sessionSeed, 0);
         amount = _mintState.amountPerMint;
         _mintSupply(receiver, amount);
         emit MintedWithSession(receiver, session.sessionId, amount, 1);
@@ -341,7 +350,8 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         uint256 nullifierHash,
         uint256[8] calldata proof,
         UniquenessProof calldata enrolment,
-        SessionProof calldata session
+        SessionProof calldata session,
+        uint256 sessionSeed
     ) external {
         if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
         uint256 stateWord = _worldId4State();
@@ -354,8 +364,9 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         );
         moved.movedToWorldId4 = true;
         _enrolHuman(
-            receiver, enrolment, session, 0, uint256(moved.lastMintedAt) | (uint256(moved.numOfMints) << 40), nullifierHash
+            receiver, enrolment, session, 0, uint256(moved.lastMintedAt) | (uint256(moved.numOfMints) << 40)
         );
+        emit WorldId4Enrolled(receiver, enrolment.nullifier, session.sessionId, sessionSeed, nullifierHash);
     }
 
     /// @notice Mints `amountPerMint` to `receiver` for the human of `session.sessionId`, with a fresh session proof
@@ -435,8 +446,7 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         UniquenessProof calldata enrolment,
         SessionProof calldata session,
         uint64 genesisMin,
-        uint256 history,
-        uint256 movedFrom
+        uint256 history
     ) private {
         uint256 sessionId = session.sessionId;
         uint256 human = enrolment.nullifier;
@@ -453,7 +463,6 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         assembly ("memory-safe") {
             sstore(mintData.slot, or(history, or(shl(72, expiresAtMin), shl(136, tag))))
         }
-        emit WorldId4Enrolled(receiver, human, sessionId, movedFrom);
     }
 
     /// @dev verifier.verify for the enrolment action, its signal `receiver ‖ sessionId`. IDKit 4.2 cannot bind a

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   }
   const enrolment = await measure(await oro.write.enrolInWorldId4([bob.account.address,
     { nullifier: proofLikeWord("enrol-carol"), nonce: proofLikeWord("enrol-nonce"), expiresAtMin: now, proof: words5("enrol") },
-    sessionProof("create", now)], { account: bob.account }));
+    sessionProof("create", now), proofLikeWord("seed-carol")], { account: bob.account }));
   await time.increase(86_400);
   const claim4 = await measure(await oro.write.claimWithSession([bob.account.address, sessionProof("day-2", now + 86_400n)], { account: bob.account }));
   // The second 3.0 human moves to a session of their own (a 3.0 proof, a uniqueness proof and the session's creation).
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   const moveSession = { ...sessionProof("move", moveNow), sessionId: proofLikeWord("session-bob") };
   const move = await measure(await oro.write.moveToWorldId4([alice.account.address, root, proofLikeWord("nullifier-bob"), proof,
     { nullifier: proofLikeWord("enrol-bob"), nonce: proofLikeWord("enrol-bob-nonce"), expiresAtMin: moveNow, proof: words5("enrol-bob") },
-    moveSession], { account: alice.account }));
+    moveSession, proofLikeWord("seed-bob")], { account: alice.account }));
 
   // Referral voucher claim against a funded claim contract.
   const claims = await hre.viem.deployContract("ReferralClaim", [oro.address, owner.account.address, owner.account.address]);

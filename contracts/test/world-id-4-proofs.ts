@@ -5,6 +5,7 @@ import {
   buildDevWorldId4Proof,
   devNullifierHash,
   devSessionId,
+  devSessionSeed,
   devSessionNullifier,
   devWorldId4Nullifier,
   externalNullifierHashOf,
@@ -77,7 +78,7 @@ export async function enrol(oro: Oro, wallet: Wallet, human: string, seed = 1n, 
   const t = await now();
   const receiver = wallet.account.address;
   await oro.write.enrolInWorldId4(
-    [receiver, uniqueness(human, receiver, sessionId, t, { genesisMin }), session(sessionId, receiver, t, { genesisMin })],
+    [receiver, uniqueness(human, receiver, sessionId, t, { genesisMin }), session(sessionId, receiver, t, { genesisMin }), devSessionSeed(human, seed)],
     { account: wallet.account },
   );
   return sessionId;
@@ -100,6 +101,7 @@ export async function move(oro: Oro, wallet: Wallet, human3: string, human4: str
       receiver, proof3.root, proof3.nullifierHash, proof3.proof,
       uniqueness(human4, receiver, sessionId, t, { genesisMin: 0n }),
       session(sessionId, receiver, t, { genesisMin: 0n }),
+      devSessionSeed(human4, seed),
     ], { account: wallet.account }),
   };
 }

@@ -91,10 +91,30 @@ export function rpIdOf(rpId: string): bigint {
   return BigInt(`0x${rpId.slice(3)}`);
 }
 
+const IDKIT_SESSION_ID = /^session_[0-9a-f]{64}01[0-9a-f]{62}$/;
+
+/** Whether a string is an IDKit session id: `session_` + the commitment + the OPRF seed (World's prefix byte 0x01). */
+export function isIdkitSessionId(value: string): value is `session_${string}` {
+  return IDKIT_SESSION_ID.test(value);
+}
+
 /** The session id the contract takes: the commitment, the first 32 bytes of IDKit's `session_<128 hex>`. */
 export function sessionIdOf(idkitSessionId: string): bigint {
-  if (!/^session_[0-9a-fA-F]{128}$/.test(idkitSessionId)) throw new Error("a session id is session_ followed by 128 hex digits");
+  if (!isIdkitSessionId(idkitSessionId)) throw new Error("a session id is session_, the commitment and the OPRF seed (64 hex digits each, the seed's first byte 01)");
   return BigInt(`0x${idkitSessionId.slice(8, 72)}`);
+}
+
+/** The OPRF seed half of an IDKit session id, which enrolment records on chain beside the commitment. */
+export function sessionSeedOf(idkitSessionId: string): bigint {
+  sessionIdOf(idkitSessionId);
+  return BigInt(`0x${idkitSessionId.slice(72)}`);
+}
+
+/** IDKit's session id from the two numbers the contract's WorldId4Enrolled event records. */
+export function idkitSessionIdOf(sessionId: bigint, sessionSeed: bigint): `session_${string}` {
+  const id = `session_${sessionId.toString(16).padStart(64, "0")}${sessionSeed.toString(16).padStart(64, "0")}`;
+  if (!isIdkitSessionId(id)) throw new Error("not a session id: the seed must start with World's session prefix byte 01");
+  return id as `session_${string}`;
 }
 
 /** The IDKit signal of an enrolment's uniqueness proof: the receiver and the session it chose, packed (a 0x string
@@ -177,6 +197,11 @@ export function devSessionId(humanName: string, seed: bigint): bigint {
   return hashToField(encodePacked(["string", "uint256"], [`oro-development-session:${humanName}`, seed]));
 }
 
+/** A development session's OPRF seed: random-looking, with World's session seed prefix byte 0x01. */
+export function devSessionSeed(humanName: string, seed: bigint): bigint {
+  return (hashToField(encodePacked(["string", "uint256"], [`oro-development-session-seed:${humanName}`, seed])) & ((1n << 248n) - 1n)) | (1n << 248n);
+}
+
 /** A fresh session nullifier: [nullifier, random action with World's session prefix byte 0x02]. */
 export function devSessionNullifier(random: bigint): readonly [bigint, bigint] {
   const nullifier = hashToField(encodePacked(["string", "uint256"], ["oro-development-session-nullifier", random]));
@@ -208,18 +233,18 @@ export function devSessionProof(sessionId: bigint, receiver: Address, settings: 
 export function devEnrolmentProofs(
   humanName: string,
   receiver: Address,
-  sessionSeed: bigint,
+  seed: bigint,
   settings: DevWorldId4Settings,
   expiresAtMin: bigint,
   genesisMin: bigint,
-): { sessionId: bigint; uniqueness: UniquenessProof; session: SessionProof } {
-  const sessionId = devSessionId(humanName, sessionSeed);
+): { sessionId: bigint; sessionSeed: bigint; uniqueness: UniquenessProof; session: SessionProof } {
+  const sessionId = devSessionId(humanName, seed);
   const nullifier = devWorldId4Nullifier(humanName, settings.rpId, settings.enrolmentAction);
-  const nonce = hashToField(encodePacked(["string", "uint256"], [`oro-development-enrolment:${humanName}`, sessionSeed]));
+  const nonce = hashToField(encodePacked(["string", "uint256"], [`oro-development-enrolment:${humanName}`, seed]));
   const proof = buildDevWorldId4Proof({
     nullifier, action: settings.enrolmentAction, rpId: settings.rpId, nonce,
     signalHash: hashToField(enrolmentSignalOf(receiver, sessionId)), expiresAtMin, credentialGenesisIssuedAtMin: genesisMin,
   });
-  const session = devSessionProof(sessionId, receiver, settings, expiresAtMin, sessionSeed ^ BigInt(keccak256(stringToHex(humanName))), genesisMin);
-  return { sessionId, uniqueness: { nullifier, nonce, expiresAtMin, proof }, session };
+  const session = devSessionProof(sessionId, receiver, settings, expiresAtMin, seed ^ BigInt(keccak256(stringToHex(humanName))), genesisMin);
+  return { sessionId, sessionSeed: devSessionSeed(humanName, seed), uniqueness: { nullifier, nonce, expiresAtMin, proof }, session };
 }

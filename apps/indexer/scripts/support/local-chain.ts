@@ -133,9 +133,9 @@ export function chainActions(chain: LocalChain) {
      */
     async enrol(humanName: string, receiver: Address, seed = 1n, genesisMin = BigInt(worldId.genesisCutoff)) {
       const now = BigInt(await this.latestTimestamp());
-      const { sessionId, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, genesisMin);
+      const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, genesisMin);
       const hash = await walletClient.writeContract({
-        account: receiver, address: oro.address, abi: oroAbi, functionName: "enrolInWorldId4", args: [receiver, uniqueness, session],
+        account: receiver, address: oro.address, abi: oroAbi, functionName: "enrolInWorldId4", args: [receiver, uniqueness, session, sessionSeed],
       });
       await confirmed(hash);
       return sessionId;
@@ -153,13 +153,13 @@ export function chainActions(chain: LocalChain) {
     /** The named 3.0 human moves to a new session of theirs (a 3.0 proof signalling the session id). */
     async moveToWorldId4(humanName: string, receiver: Address, seed = 1n) {
       const now = BigInt(await this.latestTimestamp());
-      const { sessionId, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, 0n);
+      const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, 0n);
       const { root, nullifierHash, proof } = buildDevProof({
         receiver, signalHash: hashToField(moveSignalOf(sessionId)), nullifierHash: devNullifierHash(humanName), appId: worldId.appId, action: worldId.action,
       });
       const hash = await walletClient.writeContract({
         account: receiver, address: oro.address, abi: oroAbi, functionName: "moveToWorldId4",
-        args: [receiver, root, nullifierHash, proof, uniqueness, session],
+        args: [receiver, root, nullifierHash, proof, uniqueness, session, sessionSeed],
       });
       await confirmed(hash);
       return sessionId;

@@ -1,5 +1,6 @@
 import { ponder } from "ponder:registry";
 import { account, human, mint, settingChange, worldIdSession } from "ponder:schema";
+import { idkitSessionIdOf } from "@oro/clients";
 import { zeroAddress, type Address } from "viem";
 import { balanceChanges, holderDelta, supplyDelta } from "../lib/balances";
 import { nullifierHashToHex } from "../lib/request-params";
@@ -109,6 +110,7 @@ ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
   const enrolmentNullifier = nullifierHashToHex(event.args.human);
   await context.db.insert(worldIdSession).values({
     sessionId: nullifierHashToHex(event.args.sessionId),
+    idkitSessionId: idkitSessionIdOf(event.args.sessionId, event.args.sessionSeed),
     human: movedFrom ?? enrolmentNullifier,
     enrolmentNullifier,
     movedFrom,

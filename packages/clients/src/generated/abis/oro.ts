@@ -609,6 +609,12 @@ export const oroAbi = [
       {
         "indexed": false,
         "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint256",
         "name": "movedFrom",
         "type": "uint256"
       }
@@ -902,6 +908,11 @@ export const oroAbi = [
         "internalType": "struct Oro.SessionProof",
         "name": "session",
         "type": "tuple"
+      },
+      {
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
       }
     ],
     "name": "enrolInWorldId4",
@@ -1104,6 +1115,11 @@ export const oroAbi = [
         "internalType": "struct Oro.SessionProof",
         "name": "session",
         "type": "tuple"
+      },
+      {
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
       }
     ],
     "name": "moveToWorldId4",
