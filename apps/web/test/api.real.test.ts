@@ -152,7 +152,7 @@ describe("API module against the real API", () => {
   });
 
   it("gets an IDKit request signed by the API for the claim action", async () => {
-    const request = await api.getWorldIdRequest(account.address);
+    const request = await api.getWorldIdRequest(account.address, "claim");
     expect(request.rp_id).toMatch(/^rp_/);
     expect(request.signature).toMatch(/^0x[0-9a-f]+$/i);
     expect(request.expires_at).toBeGreaterThan(request.created_at);

@@ -3,7 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readStored } from "../src/lib/storage";
 import { WorldAppError } from "../src/lib/world-app/errors";
-import { DAY, USER } from "./fakes";
+import { oroClaimScreenAbi } from "@oro/clients";
+import { decodeFunctionData } from "viem";
+import { DAY, USER, devWorldId4Verification } from "./fakes";
 import { flush, renderApp } from "./render-app";
 
 const slider = () => screen.getByRole("slider", { name: "Slide to claim your ORO" });
@@ -170,5 +172,56 @@ describe("claim screen: the next day", () => {
     expect(screen.getByRole("heading", { name: "+0.5 ORO" })).toBeInTheDocument();
     await flush(DAY * 1000);
     await waitFor(() => expect(screen.getByRole("slider")).toBeInTheDocument());
+  });
+});
+
+describe("claim screen: a World ID 4.0 human", () => {
+  const sentFunctions = (app: ReturnType<typeof renderApp>) =>
+    app.fakes.calls
+      .filter((call) => call.name === "sendTransaction")
+      .map((call) => decodeFunctionData({ abi: oroClaimScreenAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName);
+
+  it("a newcomer's verification enrols them: the slide sends the enrolment, the next claim proves the session afresh", async () => {
+    const app = renderApp({ signedIn: true, options: { lastMintedSecondsAgo: null, worldId4: true, mintConfirmsAfterReads: 1 } });
+    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
+    await screen.findByRole("slider");
+    expect(readStored("worldId4")?.enrolment).not.toBeNull();
+    slideToEnd();
+    expect(await screen.findByRole("heading", { name: "+0.5 ORO" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(sentFunctions(app)).toEqual(["enrolInWorldId4"]);
+    // Enrolled: the proofs are spent, the session stays.
+    await waitFor(() => expect(readStored("worldId4")?.enrolment).toBeNull());
+    expect(readStored("worldId4")?.idkitSessionId).toMatch(/^session_[0-9a-f]{128}$/);
+    expect(app.fakes.calls.some((call) => call.name === "proveSession")).toBe(false);
+  });
+
+  it("an enrolled human's claim asks World App for a session proof signed for sessions, then sends claimWithSession", async () => {
+    const known = devWorldId4Verification().idkitSessionId;
+    const app = renderApp({ signedIn: true, options: { lastMintedSecondsAgo: 2 * DAY, knownSession: known, mintConfirmsAfterReads: 1 } });
+    // Enrolled on another device: verifying finds the session on chain (through the API) without a prompt.
+    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
+    await screen.findByRole("slider");
+    expect(app.fakes.calls.some((call) => call.name === "verifyHuman")).toBe(false);
+    slideToEnd();
+    expect(await screen.findByRole("heading", { name: "+0.5 ORO" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(app.fakes.calls.find((call) => call.name === "proveSession")?.args[0]).toBe(known);
+    expect(app.fakes.calls.find((call) => call.name === "getWorldIdRequest")?.args[0]).toBe("session");
+    expect(sentFunctions(app)).toEqual(["claimWithSession"]);
+  });
+});
+
+describe("claim screen: World ID failures that say more", () => {
+  it("a World ID that already joined from another wallet is told to open ORO from that wallet", async () => {
+    renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", "nullifier_replayed") } });
+    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
+    const dialog = await screen.findByRole("dialog", { name: "Only verified humans can claim" });
+    expect(within(dialog).getByText("This World ID has already joined ORO from another wallet. Open ORO from that wallet to claim.")).toBeInTheDocument();
+  });
+
+  it("a World App too old for World ID 4.0 is asked to update", async () => {
+    renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", "world_id_4_not_available") } });
+    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
+    const dialog = await screen.findByRole("dialog", { name: "Only verified humans can claim" });
+    expect(within(dialog).getByText("Your World App cannot make the proof ORO needs yet. Update World App, then try again.")).toBeInTheDocument();
   });
 });

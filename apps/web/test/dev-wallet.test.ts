@@ -33,13 +33,13 @@ describe("development wallet", () => {
 
   it("verifies with a development proof the mock router accepts (bound to the receiver)", async () => {
     const receiver = getAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
-    const result = await verifyHuman(receiver, () => Promise.reject(new Error("no API needed in development")));
+    const result = await verifyHuman(receiver, () => Promise.reject(new Error("no API needed in development")), { worldId3Closed: false, genesisCutoff: 0, chainNow: 0 });
     const expected = buildDevProof({
       receiver,
       nullifierHash: devNullifierHash(`wallet-${receiver.toLowerCase()}`),
       appId: "app_staging_oro_local",
       action: "claim-tokens-action",
     });
-    expect(result).toEqual({ merkleRoot: expected.root, nullifierHash: expected.nullifierHash, proof: expected.proof });
+    expect(result).toEqual({ version: "3.0", merkleRoot: expected.root, nullifierHash: expected.nullifierHash, proof: expected.proof });
   });
 });

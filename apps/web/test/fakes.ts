@@ -1,4 +1,4 @@
-import { buildDevProof, devNullifierHash, referralClaimAbi, type ApiSchemas } from "@oro/clients";
+import { buildDevProof, devEnrolmentProofs, devNullifierHash, devSessionProof, idkitSessionIdOf, oroClaimScreenAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
 import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
 import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
 import { ApiRequestError as PollApiError, type Poll } from "../src/lib/api";
@@ -7,7 +7,7 @@ import type { Monitoring } from "../src/lib/monitoring";
 import type { ChainService, Services, WalletService } from "../src/lib/services";
 import { writeStored } from "../src/lib/storage";
 import type { NotificationPermissionOutcome } from "../src/lib/world-app/request-permission";
-import type { VerificationResult } from "../src/lib/world-app/verify";
+import type { WorldId3Verification, WorldId4Verification } from "../src/lib/world-app/verify";
 
 /** Test doubles for the app's services: what a test does not set answers like a healthy local stack. */
 export const USER: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -18,14 +18,22 @@ export const DAY = 86_400;
 export const REFERRAL_CLAIM: Address = "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9";
 export const OWN_CODE = "MYC0DE22";
 
-export function devVerification(): VerificationResult {
+export function devVerification(): WorldId3Verification {
   const { root, nullifierHash, proof } = buildDevProof({
     receiver: USER,
     nullifierHash: devNullifierHash("test-human"),
     appId: "app_staging_oro_local",
     action: "claim-tokens-action",
   });
-  return { merkleRoot: root, nullifierHash, proof: proof };
+  return { version: "3.0", merkleRoot: root, nullifierHash, proof: proof };
+}
+
+const DEV_SETTINGS = { rpId: 0x7a69n, enrolmentAction: 1n };
+
+/** A World ID 4.0 newcomer's enrolment (a session and its proofs), as World App would answer it. */
+export function devWorldId4Verification(): WorldId4Verification {
+  const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs("test-human-4", USER, 1n, DEV_SETTINGS, 1_800_000_000n, 0n);
+  return { version: "4.0", idkitSessionId: idkitSessionIdOf(sessionId, sessionSeed), enrolment: { uniqueness, session } };
 }
 
 export const DEFAULT_POLLS: Poll[] = [
@@ -72,6 +80,10 @@ export interface FakeOptions {
   notificationsAvailable?: boolean;
   permissionOutcome?: NotificationPermissionOutcome;
   verifyError?: Error;
+  /** The human is a World ID 4.0 newcomer: verifying enrols them. */
+  worldId4?: boolean;
+  /** The 4.0 session the API says the chain records for this wallet (enrolled on another device). */
+  knownSession?: `session_${string}`;
   totalSupplyWei?: bigint | Error;
   holders?: number | Error;
   /** The polls the API lists (votes change them in place); default: one open and one closed poll. */
@@ -140,7 +152,11 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       const price = options.price === undefined ? { priceUsd: 0.0234, percentChange24hr: 3.4 } : options.price;
       return Promise.resolve(price ? { [TOKEN.toLowerCase()]: price } : {});
     },
-    getWorldIdRequest: () => Promise.resolve({ rp_id: "rp_test", nonce: "n", created_at: 0, expires_at: 1, signature: "0x" }),
+    getWorldIdRequest: (_address, kind) => {
+      record("getWorldIdRequest", kind);
+      return Promise.resolve({ rp_id: "rp_test", nonce: "n", created_at: 0, expires_at: 1, signature: "0x" });
+    },
+    getWorldIdStatus: () => Promise.resolve({ idkitSessionId: options.knownSession ?? null, movedToWorldId4: false }),
     getTokenStats: () => {
       record("getTokenStats");
       const holders = options.holders ?? 48_213;
@@ -215,20 +231,31 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       return Promise.resolve(mint);
     },
     readWaitBetweenMints: () => Promise.resolve(BigInt(DAY)),
+    readWorldIdSettings: () => Promise.resolve({ worldId3Closed: false, genesisCutoff: 1_780_272_000, chainNow: nowSeconds() }),
     readAmountPerMint: () => Promise.resolve(HALF_ORO),
     readTotalSupply: () => (options.totalSupplyWei instanceof Error ? Promise.reject(options.totalSupplyWei) : Promise.resolve(options.totalSupplyWei ?? 1_234_567_500_000_000_000_000_000n)),
     readOroBalance: () => {
       const balance = options.balanceWei ?? 12_340_000_000_000_000_000n;
       return balance instanceof Error ? Promise.reject(balance) : Promise.resolve(balance);
     },
-    buildMintCall: (verification, receiver) => ({
+    buildMintCall: (verification, receiver, sessionProof) => {
+      if (verification.version === "4.0") {
+        const { enrolment } = verification;
+        if (enrolment) {
+          return { to: TOKEN, data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4", args: [receiver, enrolment.uniqueness, enrolment.session, 1n] }) };
+        }
+        if (!sessionProof) throw new Error("a 4.0 claim needs a session proof");
+        return { to: TOKEN, data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "claimWithSession", args: [receiver, sessionProof] }) };
+      }
+      return {
       to: TOKEN,
       data: encodeFunctionData({
         abi: [{ type: "function", name: "mint", stateMutability: "nonpayable", inputs: [{ type: "uint256" }, { type: "uint256" }, { type: "uint256[8]" }, { type: "address" }], outputs: [] }],
         functionName: "mint",
         args: [verification.merkleRoot, verification.nullifierHash, verification.proof, receiver],
       }),
-    }),
+      };
+    },
     buildVoucherClaimCall: (claimable) =>
       Promise.resolve({
         to: REFERRAL_CLAIM,
@@ -277,7 +304,14 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     },
     verifyHuman: (signal) => {
       record("verifyHuman", signal);
-      return options.verifyError ? Promise.reject(options.verifyError) : Promise.resolve(devVerification());
+      if (options.verifyError) return Promise.reject(options.verifyError);
+      return Promise.resolve(options.worldId4 ? devWorldId4Verification() : devVerification());
+    },
+    proveSession: async (idkitSessionId, receiver, sign) => {
+      record("proveSession", idkitSessionId);
+      await sign("session");
+      const sessionId = BigInt(`0x${idkitSessionId.slice(8, 72)}`);
+      return devSessionProof(sessionId, receiver, DEV_SETTINGS, BigInt(nowSeconds()), 2n);
     },
     signMessage: (message) => {
       record("signMessage", message);

@@ -28,7 +28,8 @@ const CONTRACTS = [
  */
 const SUBSETS = [
   ["contracts/Oro.sol", "Oro", "oroClaimScreenAbi", "oro-claim-screen",
-    ["mint", "waitBetweenMints", "nullifierHashMintData", "amountPerMint", "totalSupply", "balanceOf"]],
+    ["mint", "waitBetweenMints", "nullifierHashMintData", "amountPerMint", "totalSupply", "balanceOf",
+      "sessionMintData", "worldIdStatus", "enrolInWorldId4", "claimWithSession"]],
 ];
 
 const HEADER = [

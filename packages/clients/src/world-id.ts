@@ -114,7 +114,7 @@ export function sessionSeedOf(idkitSessionId: string): bigint {
 export function idkitSessionIdOf(sessionId: bigint, sessionSeed: bigint): `session_${string}` {
   const id = `session_${sessionId.toString(16).padStart(64, "0")}${sessionSeed.toString(16).padStart(64, "0")}`;
   if (!isIdkitSessionId(id)) throw new Error("not a session id: the seed must start with World's session prefix byte 01");
-  return id as `session_${string}`;
+  return id;
 }
 
 /** The IDKit signal of an enrolment's uniqueness proof: the receiver and the session it chose, packed (a 0x string
@@ -247,4 +247,54 @@ export function devEnrolmentProofs(
   });
   const session = devSessionProof(sessionId, receiver, settings, expiresAtMin, seed ^ BigInt(keccak256(stringToHex(humanName))), genesisMin);
   return { sessionId, sessionSeed: devSessionSeed(humanName, seed), uniqueness: { nullifier, nonce, expiresAtMin, proof }, session };
+}
+
+// ------------------------------------------------ IDKit 4 results → the contract's proofs
+
+/** A 4.0 uniqueness response item as IDKit 4 returns it (`ResponseItemV4`). */
+export interface IdkitUniquenessItem {
+  nullifier: string;
+  proof: readonly string[];
+  expires_at_min: number;
+}
+
+/** A session response item as IDKit 4 returns it (`ResponseItemSession`). */
+export interface IdkitSessionItem {
+  session_nullifier: readonly string[];
+  proof: readonly string[];
+  expires_at_min: number;
+}
+
+/** A field element IDKit wrote as 0x hex or decimal (or a protocol `nil_` nullifier). */
+function fieldOf(value: string, what: string): bigint {
+  const text = value.startsWith("nil_") ? `0x${value.slice(4)}` : value;
+  try {
+    return BigInt(text);
+  } catch {
+    throw new Error(`IDKit's ${what} is not a number: ${JSON.stringify(value)}`);
+  }
+}
+
+function proofOf(values: readonly string[]): WorldId4Proof {
+  if (values.length !== 5) throw new Error(`a World ID 4.0 proof has 5 elements, not ${values.length}`);
+  const field = (index: number) => fieldOf(values[index] ?? "", `proof[${index}]`);
+  return [field(0), field(1), field(2), field(3), field(4)];
+}
+
+/** The contract's UniquenessProof from IDKit's response item and the request's nonce (the result's `nonce`). */
+export function uniquenessProofFromIdkit(item: IdkitUniquenessItem, nonce: string): UniquenessProof {
+  return { nullifier: fieldOf(item.nullifier, "nullifier"), nonce: fieldOf(nonce, "nonce"), expiresAtMin: BigInt(item.expires_at_min), proof: proofOf(item.proof) };
+}
+
+/** The contract's SessionProof from IDKit's session id, response item and the request's nonce. */
+export function sessionProofFromIdkit(idkitSessionId: string, item: IdkitSessionItem, nonce: string): SessionProof {
+  if (item.session_nullifier.length !== 2) throw new Error("a session nullifier has two elements");
+  const [nullifier = "", action = ""] = item.session_nullifier;
+  return {
+    sessionId: sessionIdOf(idkitSessionId),
+    sessionNullifier: [fieldOf(nullifier, "session nullifier"), fieldOf(action, "session action")],
+    nonce: fieldOf(nonce, "nonce"),
+    expiresAtMin: BigInt(item.expires_at_min),
+    proof: proofOf(item.proof),
+  };
 }

@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { encodePacked, keccak256 } from "viem";
-import { buildDevProof, devNullifierHash, externalNullifierHashOf, hashToField, signalHashOf } from "../src/index.js";
+import {
+  buildDevProof,
+  devNullifierHash,
+  devSessionId,
+  devSessionSeed,
+  externalNullifierHashOf,
+  hashToField,
+  idkitSessionIdOf,
+  isIdkitSessionId,
+  sessionIdOf,
+  sessionProofFromIdkit,
+  sessionSeedOf,
+  signalHashOf,
+  uniquenessProofFromIdkit,
+} from "../src/index.js";
 
 const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const BOB = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -44,5 +58,34 @@ describe("development proofs", () => {
   it("name a stable human per name", () => {
     expect(devNullifierHash("alice")).toBe(devNullifierHash("alice"));
     expect(devNullifierHash("alice")).not.toBe(devNullifierHash("bob"));
+  });
+});
+
+describe("World ID 4.0: IDKit's session ids and results", () => {
+  const commitment = devSessionId("erin", 1n);
+  const seed = devSessionSeed("erin", 1n);
+
+  it("an IDKit session id is the commitment and the OPRF seed; the contract takes the commitment, the event records the seed", () => {
+    const id = idkitSessionIdOf(commitment, seed);
+    expect(id).toMatch(/^session_[0-9a-f]{64}01[0-9a-f]{62}$/);
+    expect(sessionIdOf(id)).toBe(commitment);
+    expect(sessionSeedOf(id)).toBe(seed);
+  });
+
+  it("refuses what World's own parser refuses: a seed without the session prefix byte 01, a wrong length", () => {
+    expect(() => idkitSessionIdOf(commitment, seed ^ (3n << 248n))).toThrow(/prefix byte 01/);
+    expect(isIdkitSessionId(`session_${"0".repeat(126)}`)).toBe(false);
+    expect(() => sessionIdOf(`session_${"0".repeat(64)}02${"0".repeat(62)}`)).toThrow();
+  });
+
+  it("turns IDKit's uniqueness and session items (hex, decimal or nil_ strings) into the contract's proofs", () => {
+    const hex = (value: bigint) => `0x${value.toString(16)}`;
+    const uniqueness = uniquenessProofFromIdkit({ nullifier: `nil_${"0".repeat(62)}2a`, proof: ["1", "2", "3", "4", hex(5n)], expires_at_min: 1_800_000_000 }, "0x07");
+    expect(uniqueness).toEqual({ nullifier: 42n, nonce: 7n, expiresAtMin: 1_800_000_000n, proof: [1n, 2n, 3n, 4n, 5n] });
+    const id = idkitSessionIdOf(commitment, seed);
+    const session = sessionProofFromIdkit(id, { session_nullifier: ["0x0b", hex(2n << 248n)], proof: ["1", "2", "3", "4", "5"], expires_at_min: 9 }, "12");
+    expect(session).toEqual({ sessionId: commitment, sessionNullifier: [11n, 2n << 248n], nonce: 12n, expiresAtMin: 9n, proof: [1n, 2n, 3n, 4n, 5n] });
+    expect(() => uniquenessProofFromIdkit({ nullifier: "0x1", proof: ["1", "2", "3", "4"], expires_at_min: 1 }, "1")).toThrow(/5 elements/);
+    expect(() => uniquenessProofFromIdkit({ nullifier: "zz", proof: ["1", "2", "3", "4", "5"], expires_at_min: 1 }, "1")).toThrow(/not a number/);
   });
 });

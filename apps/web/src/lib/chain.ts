@@ -1,4 +1,4 @@
-import { CHAIN_IDS, oroClaimScreenAbi } from "@oro/clients";
+import { CHAIN_IDS, oroClaimScreenAbi, sessionIdOf, type SessionProof } from "@oro/clients";
 import {
   createClient,
   decodeFunctionResult,
@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { deployment, env } from "../env";
 import type { ContractCall } from "./world-app/send-transaction";
-import type { VerificationResult } from "./world-app/verify";
+import type { VerificationResult, WorldIdSettings } from "./world-app/verify";
 
 /**
  * The chain as viem needs it here: id, name, currency and RPC. Defined here rather than imported from viem/chains,
@@ -55,10 +55,40 @@ export interface MintData {
   numOfMints: bigint;
 }
 
-export async function readMintData(nullifierHash: bigint): Promise<MintData> {
-  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", args: [nullifierHash] }));
+/** Where the chain keeps a human's mints: by 3.0 nullifier hash, or by 4.0 session. */
+export type MintRecord = { version: "3.0"; nullifierHash: bigint } | { version: "4.0"; sessionId: bigint };
+
+export function mintRecordOf(verification: VerificationResult): MintRecord {
+  return verification.version === "3.0"
+    ? { version: "3.0", nullifierHash: verification.nullifierHash }
+    : { version: "4.0", sessionId: sessionIdOf(verification.idkitSessionId) };
+}
+
+/** A stable text key of a mint record, for query keys. */
+export function mintRecordKey(record: MintRecord | null): string | null {
+  if (!record) return null;
+  return record.version === "3.0" ? `3:${record.nullifierHash}` : `4:${record.sessionId}`;
+}
+
+export async function readMintData(record: MintRecord): Promise<MintData> {
+  if (record.version === "4.0") {
+    const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "sessionMintData", args: [record.sessionId] }));
+    const [lastMintedAt, numOfMints] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "sessionMintData", data });
+    return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints) };
+  }
+  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", args: [record.nullifierHash] }));
   const [lastMintedAt, numOfMints] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", data });
   return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints) };
+}
+
+/** Whether 3.0 is closed and the enrolment cut-off, from the contract; the chain's clock beside them. */
+export async function readWorldIdSettings(): Promise<WorldIdSettings> {
+  const [data, block] = await Promise.all([
+    callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "worldIdStatus" })),
+    chainClient.request({ method: "eth_getBlockByNumber", params: ["pending", false] }),
+  ]);
+  const [worldId3Closed, , , , genesisCutoff] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "worldIdStatus", data });
+  return { worldId3Closed, genesisCutoff: Number(genesisCutoff), chainNow: Number(BigInt(block?.timestamp ?? "0x0")) };
 }
 
 export async function readWaitBetweenMints(): Promise<bigint> {
@@ -81,8 +111,20 @@ export async function readOroBalance(owner: Address): Promise<bigint> {
   return decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "balanceOf", data });
 }
 
-/** The mint call for a verified human, paying the signed-in address (the proof's signal). */
-export function buildMintCall(verification: VerificationResult, receiver: Address): ContractCall {
+/**
+ * The mint call for a verified human, paying the signed-in address (the proofs' signal): a 3.0 mint, a 4.0
+ * enrolment (the first claim), or a 4.0 claim with the fresh session proof `sessionProof`.
+ */
+export function buildMintCall(verification: VerificationResult, receiver: Address, sessionProof?: SessionProof): ContractCall {
+  if (verification.version === "4.0") {
+    if (verification.enrolment) {
+      const { uniqueness, session } = verification.enrolment;
+      const seed = BigInt(`0x${verification.idkitSessionId.slice(72)}`);
+      return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4", args: [receiver, uniqueness, session, seed] }) };
+    }
+    if (!sessionProof) throw new Error("a 4.0 claim needs a fresh session proof");
+    return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "claimWithSession", args: [receiver, sessionProof] }) };
+  }
   return {
     to: oroAddress(),
     data: encodeFunctionData({

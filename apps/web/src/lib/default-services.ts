@@ -12,7 +12,7 @@ import { sendTransaction } from "./world-app/send-transaction";
 import { share } from "./world-app/share";
 import { signMessage } from "./world-app/sign-message";
 import { getUsername } from "./world-app/username";
-import { verifyHuman } from "./world-app/verify";
+import { proveSession, verifyHuman } from "./world-app/verify";
 import { walletAuth } from "./world-app/wallet-auth";
 
 /** The real services: the API client, the chain through viem, and World App (or the development wallet). */
@@ -22,6 +22,7 @@ export function createDefaultServices(): Services {
     chain: {
       tokenAddress: chain.oroAddress,
       readMintData: chain.readMintData,
+      readWorldIdSettings: chain.readWorldIdSettings,
       readWaitBetweenMints: chain.readWaitBetweenMints,
       readAmountPerMint: chain.readAmountPerMint,
       readOroBalance: chain.readOroBalance,
@@ -38,6 +39,7 @@ export function createDefaultServices(): Services {
       sendTransaction,
       signMessage,
       verifyHuman,
+      proveSession,
       share,
       requestNotificationPermission,
       getPermissions,

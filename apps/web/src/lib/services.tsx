@@ -2,7 +2,7 @@ import { createContext, useContext, type ReactNode } from "react";
 import type { Address } from "viem";
 import type { OroApi } from "./api";
 import type { ClaimableSignature } from "./api";
-import type { MintData } from "./chain";
+import type { MintData, MintRecord } from "./chain";
 import type { VoucherPreview } from "./referral-claim";
 import type { Monitoring } from "./monitoring";
 import type { AppPermissions } from "./world-app/get-permissions";
@@ -10,18 +10,20 @@ import type { NotificationPermissionOutcome } from "./world-app/request-permissi
 import type { ContractCall, SentTransaction } from "./world-app/send-transaction";
 import type { ShareContent } from "./world-app/share";
 import type { SignedMessage } from "./world-app/sign-message";
-import type { SignedWorldIdRequest, VerificationResult } from "./world-app/verify";
+import type { SessionProof } from "@oro/clients";
+import type { SignWorldIdRequest, VerificationResult, WorldIdSettings } from "./world-app/verify";
 import type { WalletAuthRequest, WalletAuthSignature } from "./world-app/wallet-auth";
 
 /** Chain reads and the mint call, through viem with the generated ABI and addresses. */
 export interface ChainService {
   tokenAddress(): Address;
-  readMintData(nullifierHash: bigint): Promise<MintData>;
+  readMintData(record: MintRecord): Promise<MintData>;
+  readWorldIdSettings(): Promise<WorldIdSettings>;
   readWaitBetweenMints(): Promise<bigint>;
   readAmountPerMint(): Promise<bigint>;
   readOroBalance(owner: Address): Promise<bigint>;
   readTotalSupply(): Promise<bigint>;
-  buildMintCall(verification: VerificationResult, receiver: Address): ContractCall;
+  buildMintCall(verification: VerificationResult, receiver: Address, sessionProof?: SessionProof): ContractCall;
   /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed (its module loads on first use). */
   buildVoucherClaimCall(claimable: ClaimableSignature): Promise<ContractCall>;
   previewVoucherClaim(claimable: ClaimableSignature): Promise<VoucherPreview>;
@@ -35,7 +37,9 @@ export interface WalletService {
   walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
   sendTransaction(call: ContractCall): Promise<SentTransaction>;
   signMessage(message: string): Promise<SignedMessage>;
-  verifyHuman(signal: Address, signedRequest: () => Promise<SignedWorldIdRequest>): Promise<VerificationResult>;
+  verifyHuman(signal: Address, sign: SignWorldIdRequest, settings: WorldIdSettings): Promise<VerificationResult>;
+  /** A fresh World ID 4.0 session proof for one claim to `receiver`. */
+  proveSession(idkitSessionId: `session_${string}`, receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<SessionProof>;
   share(content: ShareContent): Promise<void>;
   requestNotificationPermission(): Promise<NotificationPermissionOutcome>;
   getPermissions(): Promise<AppPermissions>;

@@ -55,6 +55,25 @@ const definitions = {
     ),
     fallback: null,
   },
+  /**
+   * The World ID 4.0 session of the signed-in address's human (wins over a 3.0 verification: a human who moved
+   * has no 3.0 path). `enrolment`: the enrolment proofs, as decimal strings, until the enrolment lands.
+   */
+  worldId4: {
+    schema: nullable(
+      object({
+        address: address,
+        idkitSessionId: string(/^session_[0-9a-f]{128}$/),
+        enrolment: nullable(
+          object({
+            uniqueness: array(string()),
+            session: array(string()),
+          }),
+        ),
+      }),
+    ),
+    fallback: null,
+  },
 } as const;
 
 type Definitions = typeof definitions;

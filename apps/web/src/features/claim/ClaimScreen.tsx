@@ -71,7 +71,7 @@ export function ClaimScreen() {
           <SlideToClaim
             label={t("claim.slide")}
             ariaLabel={t("claim.slideLabel")}
-            disabled={claim.phase !== "idle" || !claim.user || !claim.verification || !claim.mintCall}
+            disabled={claim.phase !== "idle" || !claim.user || !claim.verification || !claim.canMint}
             onComplete={() => void claim.claim()}
             resetSignal={claim.failedClaims}
           />
@@ -120,7 +120,7 @@ export function ClaimScreen() {
       {claim.showEmailForm && address && <EmailForm address={address} onDone={claim.dismissEmailForm} />}
 
       <CoinRain startedAt={claim.successAt} />
-      <VerifyInfoModal open={claim.modals.active === "verifyInfo"} onClose={claim.modals.close} />
+      <VerifyInfoModal open={claim.modals.active === "verifyInfo"} onClose={claim.modals.close} failure={claim.verifyFailure} />
       <NotificationModal open={claim.modals.active === "notifications"} onClose={claim.modals.close} address={address} />
       <SwapRewardModal open={claim.modals.active === "swapReward"} onClose={claim.modals.close} address={address} />
     </div>

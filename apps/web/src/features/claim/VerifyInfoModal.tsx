@@ -4,12 +4,25 @@ import { Modal } from "../../components/Modal";
 import { env } from "../../env";
 import { useServices } from "../../lib/services";
 
-/** Why only verified humans can claim, with the way to get verified and the swap app. */
-export function VerifyInfoModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** World App's answers that have a reason of their own, beside the general one. */
+const REASONS: Record<string, "verifyInfo.alreadyJoined" | "verifyInfo.updateWorldApp"> = {
+  // World App discloses a human's enrolment nullifier once: they enrolled from another wallet.
+  nullifier_replayed: "verifyInfo.alreadyJoined",
+  world_id_4_not_available: "verifyInfo.updateWorldApp",
+  feature_unavailable: "verifyInfo.updateWorldApp",
+};
+
+/**
+ * Why only verified humans can claim, with the way to get verified and the swap app; `failure` is the code the
+ * last verification failed with, when it says more.
+ */
+export function VerifyInfoModal({ open, onClose, failure = null }: { open: boolean; onClose: () => void; failure?: string | null }) {
   const { t } = useTranslation();
   const { wallet } = useServices();
+  const reason = failure ? REASONS[failure] : undefined;
   return (
     <Modal open={open} onClose={onClose} title={t("verifyInfo.title")} art={<ShieldIcon size={56} />}>
+      {reason && <p className="modal__body">{t(reason)}</p>}
       <p className="modal__body">{t("verifyInfo.body")}</p>
       <button type="button" className="button button--primary button--block" onClick={() => wallet.openUrl(env.verifyUrl)}>
         {t("verifyInfo.verifyLink")}

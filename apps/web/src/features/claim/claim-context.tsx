@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { env } from "../../env";
+import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { backoffRetry } from "../../lib/query-client";
 import { useServices } from "../../lib/services";
 import { playClaimSound } from "../../lib/sound";
@@ -11,7 +12,7 @@ import type { VerificationResult } from "../../lib/world-app/verify";
 import { balanceKey } from "../header/use-oro-balance";
 import { useStreakReload, STREAK_RELOAD_DELAY_MS } from "../header/use-streak";
 import { useSession, type SignedInUser } from "../session/use-session";
-import { useVerification, useVerify } from "../verification/use-verification";
+import { storeWorldId4, useVerification, useVerify } from "../verification/use-verification";
 import { EMAIL_FORM_DELAY_MS, NOTIFICATION_MODAL_DELAY_MS, SWAP_REWARD_MODAL_DELAY_MS } from "./after-claim";
 import { claimViewOf, type ClaimPhase, type ClaimView } from "./claim-view";
 import { useModalQueue } from "./modal-queue";
@@ -25,11 +26,13 @@ export interface ClaimContextValue {
   user: SignedInUser | null;
   verification: VerificationResult | null;
   readiness: ClaimReadiness;
-  /** The encoded mint call; null until signed in and verified (the slider needs it). */
-  mintCall: ContractCall | null;
+  /** Signed in and verified, so the slider can mint (a 4.0 claim asks World App for its proof when sent). */
+  canMint: boolean;
   claim: () => Promise<void>;
   verify: () => void;
   verifying: boolean;
+  /** World App's code for the last failed verification (the not-verified modal explains some). */
+  verifyFailure: string | null;
   claimedWei: bigint | null;
   /** When the last claim succeeded (ms), for the after-claim timeline. */
   successAt: number | null;
@@ -70,6 +73,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
   const streak = useStreakReload(address);
 
   const verifyMutation = useVerify(address, () => modals.open("verifyInfo"));
+  const verifyFailure = verifyMutation.error ? toWorldAppError("verify", verifyMutation.error).code : null;
   const amountPerMint = useQuery({
     queryKey: ["amount-per-mint", env.chainId],
     queryFn: () => chain.readAmountPerMint(),
@@ -77,8 +81,10 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     ...backoffRetry,
   });
 
-  const mintCall = useMemo(() => {
+  // A 3.0 proof and a pending enrolment are encoded ahead; a 4.0 claim's session proof is asked for when sent.
+  const preparedCall = useMemo((): ContractCall | "session-proof" | null => {
     if (!address || !verification) return null;
+    if (verification.version === "4.0" && !verification.enrolment) return "session-proof";
     try {
       return chain.buildMintCall(verification, address);
     } catch {
@@ -87,21 +93,31 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
   }, [address, verification, chain]);
 
   const claim = useCallback(async () => {
-    if (!address || !verification || !mintCall || claiming.current) return;
+    if (!address || !verification || !preparedCall || claiming.current) return;
     claiming.current = true;
     setPhase("requested");
     playClaimSound();
     try {
-      const before = await chain.readMintData(verification.nullifierHash);
-      await wallet.sendTransaction(mintCall);
+      const record = mintRecordOf(verification);
+      const before = await chain.readMintData(record);
+      let call = preparedCall;
+      if (call === "session-proof" && verification.version === "4.0") {
+        const { chainNow } = await chain.readWorldIdSettings();
+        const proof = await wallet.proveSession(verification.idkitSessionId, address, (kind) => api.getWorldIdRequest(address, kind), chainNow);
+        call = chain.buildMintCall(verification, address, proof);
+      }
+      if (call === "session-proof") throw new Error("no mint call");
+      await wallet.sendTransaction(call);
       setPhase("confirming");
-      await waitForMint(chain, verification.nullifierHash, before.numOfMints);
+      await waitForMint(chain, record, before.numOfMints);
+      // The enrolment landed: from now on each claim proves the session.
+      if (verification.version === "4.0" && verification.enrolment) storeWorldId4(address, { ...verification, enrolment: null });
       setClaimedWei(amountPerMint.data ?? (await chain.readAmountPerMint().catch(() => null)));
       setClaimFailed(false);
       setPhase("success");
       setSuccessAt(Date.now());
       void queryClient.invalidateQueries({ queryKey: balanceKey(address) });
-      void queryClient.invalidateQueries({ queryKey: nextMintKey(address, verification.nullifierHash) });
+      void queryClient.invalidateQueries({ queryKey: nextMintKey(address, mintRecordKey(record)) });
     } catch (error) {
       // The slider and the error reset, so the user can try again; only a refusal in the wallet is not trouble.
       setPhase("idle");
@@ -112,7 +128,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     } finally {
       claiming.current = false;
     }
-  }, [address, verification, mintCall, chain, wallet, amountPerMint.data, queryClient, monitoring, readiness]);
+  }, [address, verification, preparedCall, chain, wallet, api, amountPerMint.data, queryClient, monitoring, readiness]);
 
   // A success screen left open until the next claim opens goes back to the slider.
   useEffect(() => {
@@ -172,7 +188,8 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     user,
     verification,
     readiness,
-    mintCall,
+    canMint: preparedCall !== null,
+    verifyFailure,
     claim,
     verify: () => verifyMutation.mutate(),
     verifying: verifyMutation.isPending,

@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Address } from "viem";
 import { env } from "../../env";
+import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { backoffRetry } from "../../lib/query-client";
 import { useServices } from "../../lib/services";
 import { useSession } from "../session/use-session";
 import { useVerification } from "../verification/use-verification";
 import { useNowSeconds } from "./use-now";
 
-export const nextMintKey = (address: Address | null, nullifierHash: bigint | null) =>
-  ["next-mint-at", env.chainId, address, nullifierHash?.toString() ?? null] as const;
+export const nextMintKey = (address: Address | null, mintRecord: string | null) => ["next-mint-at", env.chainId, address, mintRecord] as const;
 
 /** Ready when now is at or after the next mint time; no next time (unknown yet, or unreadable) means not ready. */
 export function isClaimReady(nextMintAt: number | null | undefined, nowSeconds: number): boolean {
@@ -26,21 +26,21 @@ export interface ClaimReadiness {
 
 /**
  * Claim readiness, checked every second. The next mint time is read again when the user connects (the address
- * is in the key), when the nullifier hash becomes known (likewise) and on `refresh`.
+ * is in the key), when the human's mint record (3.0 nullifier hash or 4.0 session) becomes known (likewise) and on `refresh`.
  */
 export function useClaimReadiness(): ClaimReadiness {
   const { chain } = useServices();
   const user = useSession();
   const address = user?.address ?? null;
   const verification = useVerification(address);
-  const nullifierHash = verification?.nullifierHash ?? null;
+  const record = verification ? mintRecordOf(verification) : null;
   const nowSeconds = useNowSeconds();
   const query = useQuery({
-    queryKey: nextMintKey(address, nullifierHash),
-    enabled: address !== null && nullifierHash !== null,
+    queryKey: nextMintKey(address, mintRecordKey(record)),
+    enabled: address !== null && record !== null,
     queryFn: async () => {
-      if (nullifierHash === null) return null;
-      const [mintData, wait] = await Promise.all([chain.readMintData(nullifierHash), chain.readWaitBetweenMints()]);
+      if (record === null) return null;
+      const [mintData, wait] = await Promise.all([chain.readMintData(record), chain.readWaitBetweenMints()]);
       return Number(mintData.lastMintedAt + wait);
     },
     staleTime: Number.POSITIVE_INFINITY,

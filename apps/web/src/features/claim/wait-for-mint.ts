@@ -1,3 +1,4 @@
+import type { MintRecord } from "../../lib/chain";
 import type { ChainService } from "../../lib/services";
 
 export const MINT_POLL_INTERVAL_MS = 1500;
@@ -8,19 +9,19 @@ export class MintNotConfirmedError extends Error {
 }
 
 /**
- * A mint is confirmed when the human's mint count on chain goes past the count before it was sent. This works the
+ * A mint is confirmed when the human's mint count (per 3.0 nullifier hash or 4.0 session) on chain goes past the count before it was sent. This works the
  * same for World App (which answers with a user operation hash) and for a plain transaction.
  */
 export async function waitForMint(
   chain: ChainService,
-  nullifierHash: bigint,
+  record: MintRecord,
   mintsBefore: bigint,
   { intervalMs = MINT_POLL_INTERVAL_MS, timeoutMs = MINT_CONFIRM_TIMEOUT_MS } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const { numOfMints } = await chain.readMintData(nullifierHash);
+      const { numOfMints } = await chain.readMintData(record);
       if (numOfMints > mintsBefore) return;
     } catch {
       // A failed read is retried until the deadline.

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { loadScreenStrings } from "../../i18n";
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { GiftIcon } from "../../components/Icons";
+import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { useServices } from "../../lib/services";
 import { clearStored, useStored, writeStored } from "../../lib/storage";
 import { useClaim } from "../claim/claim-context";
@@ -86,11 +87,11 @@ export function ClaimReferral() {
 
   const applied = accepted !== null || answer?.referralApplied === true;
   // The bonus comes with the first claim: once the human has minted, the banner has said what it had to say.
-  const nullifierHash = claim.verification?.nullifierHash ?? null;
+  const record = claim.verification ? mintRecordOf(claim.verification) : null;
   const mintCount = useQuery({
-    queryKey: ["referral-mint-count", nullifierHash?.toString() ?? null, claim.successAt],
-    enabled: applied && nullifierHash !== null,
-    queryFn: async () => (nullifierHash === null ? 0n : (await chain.readMintData(nullifierHash)).numOfMints),
+    queryKey: ["referral-mint-count", mintRecordKey(record), claim.successAt],
+    enabled: applied && record !== null,
+    queryFn: async () => (record === null ? 0n : (await chain.readMintData(record)).numOfMints),
   });
   const hasClaimed = claim.successAt !== null || (mintCount.data ?? 0n) > 0n || answer?.reason === "ALREADY_CLAIMED";
   // After 'already exists' or 'already claimed' no code can apply: the card goes with the approve button.

@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useMemo } from "react";
 import type { Address } from "viem";
-import type { WorldIdProof } from "@oro/clients";
+import type { SessionProof, UniquenessProof, WorldIdProof } from "@oro/clients";
 import { useServices } from "../../lib/services";
 import { useStored, writeStored } from "../../lib/storage";
-import type { VerificationResult } from "../../lib/world-app/verify";
+import type { PendingEnrolment, VerificationResult, WorldId4Verification } from "../../lib/world-app/verify";
 
 function toProof(values: readonly string[]): WorldIdProof | null {
   if (values.length !== 8) return null;
@@ -14,31 +14,85 @@ function toProof(values: readonly string[]): WorldIdProof | null {
   return [a, b, c, d, e, f, g, h];
 }
 
-/** The verification of this address (a proof is bound to the address that receives the ORO), or null. */
-export function useVerification(address: Address | null): VerificationResult | null {
-  const stored = useStored("verification");
-  return useMemo(() => {
-    if (!stored || !address || stored.address.toLowerCase() !== address.toLowerCase()) return null;
-    const proof = toProof(stored.proof);
-    if (!proof) return null;
-    return { merkleRoot: BigInt(stored.merkleRoot), nullifierHash: BigInt(stored.nullifierHash), proof };
-  }, [stored, address]);
+/** The enrolment proofs as stored: flat lists of decimal strings (uniqueness 8 numbers, session 10). */
+function storedEnrolment({ uniqueness: u, session: s }: PendingEnrolment) {
+  return {
+    uniqueness: [u.nullifier, u.nonce, u.expiresAtMin, ...u.proof].map(String),
+    session: [s.sessionId, ...s.sessionNullifier, s.nonce, s.expiresAtMin, ...s.proof].map(String),
+  };
 }
 
-/** World ID verification for the claim action; `onFailure` opens the not-verified modal. */
+function readEnrolment(stored: { uniqueness: string[]; session: string[] }): PendingEnrolment | null {
+  if (stored.uniqueness.length !== 8 || stored.session.length !== 10) return null;
+  try {
+    const [nullifier = 0n, uNonce = 0n, uExpires = 0n, ...uProof] = stored.uniqueness.map(BigInt);
+    const [sessionId = 0n, sn0 = 0n, sn1 = 0n, sNonce = 0n, sExpires = 0n, ...sProof] = stored.session.map(BigInt);
+    const five = (p: bigint[]) => [p[0] ?? 0n, p[1] ?? 0n, p[2] ?? 0n, p[3] ?? 0n, p[4] ?? 0n] as const;
+    const uniqueness: UniquenessProof = { nullifier, nonce: uNonce, expiresAtMin: uExpires, proof: five(uProof) };
+    const session: SessionProof = { sessionId, sessionNullifier: [sn0, sn1], nonce: sNonce, expiresAtMin: sExpires, proof: five(sProof) };
+    return { uniqueness, session };
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps this address's 4.0 session (and the enrolment proofs until the enrolment lands). */
+export function storeWorldId4(address: Address, verification: WorldId4Verification) {
+  writeStored("worldId4", {
+    address,
+    idkitSessionId: verification.idkitSessionId,
+    enrolment: verification.enrolment ? storedEnrolment(verification.enrolment) : null,
+  });
+}
+
+/**
+ * The verification of this address (a proof is bound to the address that receives the ORO), or null: its 4.0
+ * session if it has one, else its 3.0 proof.
+ */
+export function useVerification(address: Address | null): VerificationResult | null {
+  const stored = useStored("verification");
+  const stored4 = useStored("worldId4");
+  return useMemo(() => {
+    if (!address) return null;
+    if (stored4 && stored4.address.toLowerCase() === address.toLowerCase()) {
+      const enrolment = stored4.enrolment ? readEnrolment(stored4.enrolment) : null;
+      return { version: "4.0", idkitSessionId: stored4.idkitSessionId as `session_${string}`, enrolment };
+    }
+    if (!stored || stored.address.toLowerCase() !== address.toLowerCase()) return null;
+    const proof = toProof(stored.proof);
+    if (!proof) return null;
+    return { version: "3.0", merkleRoot: BigInt(stored.merkleRoot), nullifierHash: BigInt(stored.nullifierHash), proof };
+  }, [stored, stored4, address]);
+}
+
+/**
+ * World ID verification; `onFailure` opens the not-verified modal. A human whose 4.0 session the chain already
+ * records (enrolled on another device) gets it back without a prompt.
+ */
 export function useVerify(address: Address | null, onFailure: (error: unknown) => void) {
-  const { api, wallet, monitoring } = useServices();
+  const { api, chain, wallet, monitoring } = useServices();
   return useMutation({
     mutationKey: ["verify", address],
     mutationFn: async () => {
       if (!address) throw new Error("Sign in first");
-      const result = await wallet.verifyHuman(address, () => api.getWorldIdRequest(address));
-      writeStored("verification", {
-        address,
-        merkleRoot: result.merkleRoot.toString(),
-        nullifierHash: result.nullifierHash.toString(),
-        proof: result.proof.map((value) => value.toString()),
-      });
+      const known = await api.getWorldIdStatus(address).catch(() => null);
+      if (known?.idkitSessionId) {
+        const verification: WorldId4Verification = { version: "4.0", idkitSessionId: known.idkitSessionId, enrolment: null };
+        storeWorldId4(address, verification);
+        monitoring.event("verified");
+        return verification;
+      }
+      const settings = await chain.readWorldIdSettings();
+      const result = await wallet.verifyHuman(address, (kind) => api.getWorldIdRequest(address, kind), settings);
+      if (result.version === "4.0") storeWorldId4(address, result);
+      else {
+        writeStored("verification", {
+          address,
+          merkleRoot: result.merkleRoot.toString(),
+          nullifierHash: result.nullifierHash.toString(),
+          proof: result.proof.map((value) => value.toString()),
+        });
+      }
       monitoring.event("verified");
       return result;
     },

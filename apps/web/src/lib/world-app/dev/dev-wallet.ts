@@ -6,7 +6,7 @@ import { env } from "../../../env";
 import { chain } from "../../chain";
 import { readStored, writeStored } from "../../storage";
 import type { ContractCall } from "../send-transaction";
-import type { VerificationResult } from "../verify";
+import type { WorldId3Verification } from "../verify";
 import type { WalletAuthRequest, WalletAuthSignature } from "../wallet-auth";
 
 /**
@@ -27,7 +27,7 @@ export interface DevWallet {
   walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
   signMessage(message: string): Promise<{ address: Address; signature: Hex }>;
   sendTransaction(call: ContractCall): Promise<Hex>;
-  verify(signal: Address): VerificationResult;
+  verify(signal: Address): WorldId3Verification;
   username(address: Address): string;
   permissions(): { notifications: boolean };
   requestNotificationPermission(): { status: "success"; permission: "notifications"; timestamp: string; version: number };
@@ -85,7 +85,7 @@ export function createDevWallet(): DevWallet {
         appId,
         action: env.claimAction,
       });
-      return { merkleRoot: root, nullifierHash, proof };
+      return { version: "3.0", merkleRoot: root, nullifierHash, proof };
     },
     username(address) {
       const index = hdAccounts.findIndex((hd) => hd.address.toLowerCase() === address.toLowerCase());
