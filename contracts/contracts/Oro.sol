@@ -319,9 +319,10 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     /// @param session The proof that created the session, its signal `receiver`: the session is real and held by a
     ///        human with proof of human.
     /// @param sessionSeed The OPRF seed half of IDKit's session id; only recorded (in the event), never trusted.
+    ///        (The name keeps the selectors where the 3.0 mint's dispatch stays cheapest.)
     /// While 3.0 is open both proofs must be for a credential issued at or after the genesis cut-off (a human verified
     /// since World App stopped making 3.0 credentials, so with no 3.0 path); humans verified earlier move instead.
-    function enrolInWorldId4(
+    function enrolInWorldId4Session(
         address receiver,
         UniquenessProof calldata enrolment,
         SessionProof calldata session,
@@ -344,14 +345,16 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     ///         closes. Mints nothing (the next claim opens at lastMintedAt + wait, as before).
     /// @param root, nullifierHash, proof A 3.0 proof for the mint's action, its signal the new session id: this 3.0
     ///        human chose this session.
-    function moveToWorldId4(
+    /// @param sessionSeed, session The new session: its OPRF seed (only recorded) and the proof that created it.
+    ///        (The name and the order keep the selectors where the 3.0 mint's dispatch stays cheapest.)
+    function moveToWorldId4Session(
         address receiver,
         uint256 root,
         uint256 nullifierHash,
         uint256[8] calldata proof,
         UniquenessProof calldata enrolment,
-        SessionProof calldata session,
-        uint256 sessionSeed
+        uint256 sessionSeed,
+        SessionProof calldata session
     ) external {
         if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
         uint256 stateWord = _worldId4State();

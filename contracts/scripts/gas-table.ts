@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     const tx = await publicClient.getTransaction({ hash });
     return { gasUsed: receipt.gasUsed, execution: receipt.gasUsed - intrinsicGas(tx.input) };
   }
-  const enrolment = await measure(await oro.write.enrolInWorldId4([bob.account.address,
+  const enrolment = await measure(await oro.write.enrolInWorldId4Session([bob.account.address,
     { nullifier: proofLikeWord("enrol-carol"), nonce: proofLikeWord("enrol-nonce"), expiresAtMin: now, proof: words5("enrol") },
     sessionProof("create", now), proofLikeWord("seed-carol")], { account: bob.account }));
   await time.increase(86_400);
@@ -100,9 +100,9 @@ async function main(): Promise<void> {
   // The second 3.0 human moves to a session of their own (a 3.0 proof, a uniqueness proof and the session's creation).
   const moveNow = BigInt(await time.latest());
   const moveSession = { ...sessionProof("move", moveNow), sessionId: proofLikeWord("session-bob") };
-  const move = await measure(await oro.write.moveToWorldId4([alice.account.address, root, proofLikeWord("nullifier-bob"), proof,
+  const move = await measure(await oro.write.moveToWorldId4Session([alice.account.address, root, proofLikeWord("nullifier-bob"), proof,
     { nullifier: proofLikeWord("enrol-bob"), nonce: proofLikeWord("enrol-bob-nonce"), expiresAtMin: moveNow, proof: words5("enrol-bob") },
-    moveSession, proofLikeWord("seed-bob")], { account: alice.account }));
+    proofLikeWord("seed-bob"), moveSession], { account: alice.account }));
 
   // Referral voucher claim against a funded claim contract.
   const claims = await hre.viem.deployContract("ReferralClaim", [oro.address, owner.account.address, owner.account.address]);

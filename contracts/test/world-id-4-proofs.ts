@@ -77,7 +77,7 @@ export async function enrol(oro: Oro, wallet: Wallet, human: string, seed = 1n, 
   const sessionId = devSessionId(human, seed);
   const t = await now();
   const receiver = wallet.account.address;
-  await oro.write.enrolInWorldId4(
+  await oro.write.enrolInWorldId4Session(
     [receiver, uniqueness(human, receiver, sessionId, t, { genesisMin }), session(sessionId, receiver, t, { genesisMin }), devSessionSeed(human, seed)],
     { account: wallet.account },
   );
@@ -97,11 +97,11 @@ export async function move(oro: Oro, wallet: Wallet, human3: string, human4: str
   const proof3 = proofForSession(human3, signalSession ?? sessionId);
   return {
     sessionId,
-    hash: await oro.write.moveToWorldId4([
+    hash: await oro.write.moveToWorldId4Session([
       receiver, proof3.root, proof3.nullifierHash, proof3.proof,
       uniqueness(human4, receiver, sessionId, t, { genesisMin: 0n }),
-      session(sessionId, receiver, t, { genesisMin: 0n }),
       devSessionSeed(human4, seed),
+      session(sessionId, receiver, t, { genesisMin: 0n }),
     ], { account: wallet.account }),
   };
 }

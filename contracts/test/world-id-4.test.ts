@@ -17,7 +17,7 @@ describe("World ID 4.0", function () {
       const sessionId = devSessionId("erin", 1n);
       const t = await now();
       const receiver = alice.account.address;
-      const hash = await oro.write.enrolInWorldId4([receiver, uniqueness("erin", receiver, sessionId, t), session(sessionId, receiver, t, { genesisMin: GENESIS_CUTOFF }), 7n], { account: alice.account });
+      const hash = await oro.write.enrolInWorldId4Session([receiver, uniqueness("erin", receiver, sessionId, t), session(sessionId, receiver, t, { genesisMin: GENESIS_CUTOFF }), 7n], { account: alice.account });
       const mintedAt = await blockTimestampOf(hash);
       expect(await oro.read.balanceOf([receiver])).to.equal(AMOUNT_PER_MINT);
       const [lastMintedAt, numOfMints] = await oro.read.sessionMintData([sessionId]);
@@ -38,7 +38,7 @@ describe("World ID 4.0", function () {
       // An old credential cannot prove the cut-off: its proofs carry no genesis bound (0), which ORO does not pass.
       const old = async () => {
         const t = await now();
-        return oro.write.enrolInWorldId4([receiver, uniqueness("alice-old", receiver, sessionId, t, { genesisMin: 0n }), session(sessionId, receiver, t, { genesisMin: 0n }), 7n], { account: alice.account });
+        return oro.write.enrolInWorldId4Session([receiver, uniqueness("alice-old", receiver, sessionId, t, { genesisMin: 0n }), session(sessionId, receiver, t, { genesisMin: 0n }), 7n], { account: alice.account });
       };
       await expectRevert(old(), "ProofInvalid");
       await oro.write.closeWorldId3({ account: owner.account });
@@ -52,12 +52,12 @@ describe("World ID 4.0", function () {
       const t = await now();
       const other = devSessionId("erin", 2n);
       await expectRevert(
-        oro.write.enrolInWorldId4([bob.account.address, uniqueness("erin", bob.account.address, other, t), session(other, bob.account.address, t, { genesisMin: GENESIS_CUTOFF }), 7n], { account: bob.account }),
+        oro.write.enrolInWorldId4Session([bob.account.address, uniqueness("erin", bob.account.address, other, t), session(other, bob.account.address, t, { genesisMin: GENESIS_CUTOFF }), 7n], { account: bob.account }),
         "HumanAlreadyEnrolled", [devWorldId4Nullifier("erin", RP_ID, ACTION4)],
       );
       const taken = devSessionId("erin", 1n);
       await expectRevert(
-        oro.write.enrolInWorldId4([bob.account.address, uniqueness("frank", bob.account.address, taken, t), session(taken, bob.account.address, t, { genesisMin: GENESIS_CUTOFF }), 7n], { account: bob.account }),
+        oro.write.enrolInWorldId4Session([bob.account.address, uniqueness("frank", bob.account.address, taken, t), session(taken, bob.account.address, t, { genesisMin: GENESIS_CUTOFF }), 7n], { account: bob.account }),
         "SessionAlreadyEnrolled", [taken],
       );
     });
@@ -68,7 +68,7 @@ describe("World ID 4.0", function () {
       const sessionId = devSessionId("erin", 1n);
       const t = await now();
       const good = () => session(sessionId, receiver, t, { genesisMin: GENESIS_CUTOFF });
-      const attempt = (u: UniquenessProof, s: SessionProof, to: Address = receiver) => oro.write.enrolInWorldId4([to, u, s, 7n], { account: alice.account });
+      const attempt = (u: UniquenessProof, s: SessionProof, to: Address = receiver) => oro.write.enrolInWorldId4Session([to, u, s, 7n], { account: alice.account });
       await expectRevert(attempt(uniqueness("erin", receiver, sessionId, t, { rpId: RP_ID + 1n }), good()), "ProofInvalid");
       await expectRevert(attempt(uniqueness("erin", receiver, sessionId, t, { issuerSchemaId: 9303n }), good()), "ProofInvalid");
       await expectRevert(attempt(uniqueness("erin", receiver, sessionId, t), good(), bob.account.address), "ProofInvalid");

@@ -17,8 +17,11 @@ const ANNOUNCEMENT_TITLES = new RegExp(
   }).join("|"),
 );
 
-/** Wallet ids of the simulator's users (apps/simulator: Alice, Bob with two wallets, Carol, Dave not verified). */
-export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main";
+/**
+ * Wallet ids of the simulator's users (apps/simulator: Alice, Bob with two wallets, Carol, Dave not verified, Erin
+ * verified since World ID 4.0).
+ */
+export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main" | "erin-main";
 
 const WALLET_LABELS: Record<WalletId, string> = {
   "alice-main": "Alice, main wallet",
@@ -26,6 +29,7 @@ const WALLET_LABELS: Record<WalletId, string> = {
   "bob-second": "Bob (two wallets), second wallet",
   "carol-main": "Carol, main wallet",
   "dave-main": "Dave (not verified), main wallet",
+  "erin-main": "Erin (verified after June 2026), main wallet",
 };
 
 export interface SimulatorState {

@@ -188,7 +188,7 @@ describe("claim screen: a World ID 4.0 human", () => {
     expect(readStored("worldId4")?.enrolment).not.toBeNull();
     slideToEnd();
     expect(await screen.findByRole("heading", { name: "+0.5 ORO" }, { timeout: 5000 })).toBeInTheDocument();
-    expect(sentFunctions(app)).toEqual(["enrolInWorldId4"]);
+    expect(sentFunctions(app)).toEqual(["enrolInWorldId4Session"]);
     // Enrolled: the proofs are spent, the session stays.
     await waitFor(() => expect(readStored("worldId4")?.enrolment).toBeNull());
     expect(readStored("worldId4")?.idkitSessionId).toMatch(/^session_[0-9a-f]{128}$/);

@@ -242,7 +242,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       if (verification.version === "4.0") {
         const { enrolment } = verification;
         if (enrolment) {
-          return { to: TOKEN, data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4", args: [receiver, enrolment.uniqueness, enrolment.session, 1n] }) };
+          return { to: TOKEN, data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4Session", args: [receiver, enrolment.uniqueness, enrolment.session, 1n] }) };
         }
         if (!sessionProof) throw new Error("a 4.0 claim needs a session proof");
         return { to: TOKEN, data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "claimWithSession", args: [receiver, sessionProof] }) };

@@ -135,7 +135,7 @@ export function chainActions(chain: LocalChain) {
       const now = BigInt(await this.latestTimestamp());
       const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, genesisMin);
       const hash = await walletClient.writeContract({
-        account: receiver, address: oro.address, abi: oroAbi, functionName: "enrolInWorldId4", args: [receiver, uniqueness, session, sessionSeed],
+        account: receiver, address: oro.address, abi: oroAbi, functionName: "enrolInWorldId4Session", args: [receiver, uniqueness, session, sessionSeed],
       });
       await confirmed(hash);
       return sessionId;
@@ -158,8 +158,8 @@ export function chainActions(chain: LocalChain) {
         receiver, signalHash: hashToField(moveSignalOf(sessionId)), nullifierHash: devNullifierHash(humanName), appId: worldId.appId, action: worldId.action,
       });
       const hash = await walletClient.writeContract({
-        account: receiver, address: oro.address, abi: oroAbi, functionName: "moveToWorldId4",
-        args: [receiver, root, nullifierHash, proof, uniqueness, session, sessionSeed],
+        account: receiver, address: oro.address, abi: oroAbi, functionName: "moveToWorldId4Session",
+        args: [receiver, root, nullifierHash, proof, uniqueness, sessionSeed, session],
       });
       await confirmed(hash);
       return sessionId;

@@ -120,7 +120,7 @@ export function buildMintCall(verification: VerificationResult, receiver: Addres
     if (verification.enrolment) {
       const { uniqueness, session } = verification.enrolment;
       const seed = BigInt(`0x${verification.idkitSessionId.slice(72)}`);
-      return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4", args: [receiver, uniqueness, session, seed] }) };
+      return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4Session", args: [receiver, uniqueness, session, seed] }) };
     }
     if (!sessionProof) throw new Error("a 4.0 claim needs a fresh session proof");
     return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "claimWithSession", args: [receiver, sessionProof] }) };

@@ -915,7 +915,7 @@ export const oroAbi = [
         "type": "uint256"
       }
     ],
-    "name": "enrolInWorldId4",
+    "name": "enrolInWorldId4Session",
     "outputs": [
       {
         "internalType": "uint256",
@@ -1085,6 +1085,11 @@ export const oroAbi = [
         "type": "tuple"
       },
       {
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
+      },
+      {
         "components": [
           {
             "internalType": "uint256",
@@ -1115,14 +1120,9 @@ export const oroAbi = [
         "internalType": "struct Oro.SessionProof",
         "name": "session",
         "type": "tuple"
-      },
-      {
-        "internalType": "uint256",
-        "name": "sessionSeed",
-        "type": "uint256"
       }
     ],
-    "name": "moveToWorldId4",
+    "name": "moveToWorldId4Session",
     "outputs": [],
     "stateMutability": "nonpayable",
     "type": "function"
