@@ -225,3 +225,31 @@ describe("claim screen: World ID failures that say more", () => {
     expect(within(dialog).getByText("Your World App cannot make the proof ORO needs yet. Update World App, then try again.")).toBeInTheDocument();
   });
 });
+
+describe("claim screen: a 3.0 human and the move to World ID 4.0", () => {
+  it("is invited to move when World App makes 4.0 proofs; the move sends moveToWorldId4Session and keeps the session", async () => {
+    const app = renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: 3 * 3600, worldId4App: true } });
+    const card = await screen.findByRole("region", { name: "Move to World ID 4.0" });
+    expect(within(card).getByText(/1 April 2027/)).toBeInTheDocument();
+    await userEvent.click(within(card).getByRole("button", { name: "Move to World ID 4.0" }));
+    await waitFor(() => expect(readStored("worldId4")?.idkitSessionId).toMatch(/^session_/), { timeout: 5000 });
+    const sent = app.fakes.calls.filter((call) => call.name === "sendTransaction");
+    expect(sent.map((call) => decodeFunctionData({ abi: oroClaimScreenAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName)).toEqual(["moveToWorldId4Session"]);
+    // Moved: no invitation, and the countdown still follows the chain (the session carries the last claim).
+    await waitFor(() => expect(screen.queryByRole("region", { name: "Move to World ID 4.0" })).not.toBeInTheDocument());
+    expect(screen.getByRole("timer")).toBeInTheDocument();
+  });
+
+  it("is not invited when World App makes only 3.0 proofs", async () => {
+    renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: 3 * 3600, worldId4App: false } });
+    expect(await screen.findByRole("timer")).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.queryByRole("region", { name: "Move to World ID 4.0" })).not.toBeInTheDocument();
+  });
+
+  it("once the owner closed 3.0, a 3.0 proof no longer counts: the human verifies again (and enrols)", async () => {
+    renderApp({ signedIn: true, verified: true, options: { worldId3Closed: true, worldId4App: true } });
+    expect(await screen.findByRole("button", { name: "Verify with World ID" })).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Move to World ID 4.0" })).not.toBeInTheDocument();
+  });
+});

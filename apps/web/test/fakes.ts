@@ -82,6 +82,10 @@ export interface FakeOptions {
   verifyError?: Error;
   /** The human is a World ID 4.0 newcomer: verifying enrols them. */
   worldId4?: boolean;
+  /** World App announces World ID 4.0 (verify v2): a 3.0 human is invited to move. */
+  worldId4App?: boolean;
+  /** The owner closed World ID 3.0. */
+  worldId3Closed?: boolean;
   /** The 4.0 session the API says the chain records for this wallet (enrolled on another device). */
   knownSession?: `session_${string}`;
   totalSupplyWei?: bigint | Error;
@@ -120,6 +124,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
   const record = (name: string, ...args: unknown[]) => calls.push({ name, args });
   const nowSeconds = () => Math.floor(Date.now() / 1000);
   const lastAgo = options.lastMintedSecondsAgo === undefined ? 2 * DAY : options.lastMintedSecondsAgo;
+  let moved = false;
   let mint: MintData = {
     lastMintedAt: lastAgo === null ? 0n : BigInt(nowSeconds() - lastAgo),
     numOfMints: lastAgo === null ? 0n : 3n,
@@ -228,10 +233,18 @@ export function createFakes(options: FakeOptions = {}): Fakes {
           readsUntilConfirmed = null;
         }
       }
-      return Promise.resolve(mint);
+      return Promise.resolve({ ...mint, movedToWorldId4: moved });
     },
     readWaitBetweenMints: () => Promise.resolve(BigInt(DAY)),
-    readWorldIdSettings: () => Promise.resolve({ worldId3Closed: false, genesisCutoff: 1_780_272_000, chainNow: nowSeconds() }),
+    readWorldIdSettings: () => Promise.resolve({ worldId3Closed: options.worldId3Closed ?? false, genesisCutoff: 1_780_272_000, chainNow: nowSeconds() }),
+    buildMoveCall: (proofs, receiver) => ({
+      to: TOKEN,
+      data: encodeFunctionData({
+        abi: oroClaimScreenAbi,
+        functionName: "moveToWorldId4Session",
+        args: [receiver, proofs.worldId3.merkleRoot, proofs.worldId3.nullifierHash, proofs.worldId3.proof, proofs.enrolment.uniqueness, 1n, proofs.enrolment.session],
+      }),
+    }),
     readAmountPerMint: () => Promise.resolve(HALF_ORO),
     readTotalSupply: () => (options.totalSupplyWei instanceof Error ? Promise.reject(options.totalSupplyWei) : Promise.resolve(options.totalSupplyWei ?? 1_234_567_500_000_000_000_000_000n)),
     readOroBalance: () => {
@@ -299,6 +312,10 @@ export function createFakes(options: FakeOptions = {}): Fakes {
         pendingVouchers.set(voucher.nonce.toString(), options.voucherConfirmsAfterReads ?? 1);
         return Promise.resolve({ id: options.voucherClaimWithoutId ? ("" as `0x${string}`) : ("0xc1a1" as const), via: "world-app" as const });
       }
+      if (decodeFunctionData({ abi: oroClaimScreenAbi, data: call.data }).functionName === "moveToWorldId4Session") {
+        moved = true;
+        return Promise.resolve({ id: "0xabd", via: "world-app" as const });
+      }
       readsUntilConfirmed = options.mintConfirmsAfterReads ?? 1;
       return Promise.resolve({ id: "0xabc", via: "world-app" as const });
     },
@@ -306,6 +323,16 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       record("verifyHuman", signal);
       if (options.verifyError) return Promise.reject(options.verifyError);
       return Promise.resolve(options.worldId4 ? devWorldId4Verification() : devVerification());
+    },
+    worldId4Available: () => options.worldId4App ?? false,
+    moveProofs: async (receiver, sign) => {
+      record("moveProofs", receiver);
+      await sign("session");
+      await sign("enrolment");
+      await sign("claim");
+      const { idkitSessionId, enrolment } = devWorldId4Verification();
+      if (!enrolment) throw new Error("no enrolment");
+      return { idkitSessionId, enrolment, worldId3: devVerification() };
     },
     proveSession: async (idkitSessionId, receiver, sign) => {
       record("proveSession", idkitSessionId);

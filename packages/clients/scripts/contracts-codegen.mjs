@@ -29,7 +29,7 @@ const CONTRACTS = [
 const SUBSETS = [
   ["contracts/Oro.sol", "Oro", "oroClaimScreenAbi", "oro-claim-screen",
     ["mint", "waitBetweenMints", "nullifierHashMintData", "amountPerMint", "totalSupply", "balanceOf",
-      "sessionMintData", "worldIdStatus", "enrolInWorldId4Session", "claimWithSession"]],
+      "sessionMintData", "worldIdStatus", "enrolInWorldId4Session", "claimWithSession", "moveToWorldId4Session"]],
 ];
 
 const HEADER = [

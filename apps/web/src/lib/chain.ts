@@ -1,4 +1,4 @@
-import { CHAIN_IDS, oroClaimScreenAbi, sessionIdOf, type SessionProof } from "@oro/clients";
+import { CHAIN_IDS, oroClaimScreenAbi, sessionIdOf, sessionSeedOf, type SessionProof } from "@oro/clients";
 import {
   createClient,
   decodeFunctionResult,
@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { deployment, env } from "../env";
 import type { ContractCall } from "./world-app/send-transaction";
-import type { VerificationResult, WorldIdSettings } from "./world-app/verify";
+import type { MoveProofs, VerificationResult, WorldIdSettings } from "./world-app/verify";
 
 /**
  * The chain as viem needs it here: id, name, currency and RPC. Defined here rather than imported from viem/chains,
@@ -53,6 +53,8 @@ export interface MintData {
   /** Unix seconds of the human's last mint; 0 when they never minted. */
   lastMintedAt: bigint;
   numOfMints: bigint;
+  /** A 3.0 record whose human moved to a 4.0 session (their 3.0 path is closed). */
+  movedToWorldId4?: boolean;
 }
 
 /** Where the chain keeps a human's mints: by 3.0 nullifier hash, or by 4.0 session. */
@@ -77,8 +79,8 @@ export async function readMintData(record: MintRecord): Promise<MintData> {
     return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints) };
   }
   const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", args: [record.nullifierHash] }));
-  const [lastMintedAt, numOfMints] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", data });
-  return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints) };
+  const [lastMintedAt, numOfMints, movedToWorldId4] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", data });
+  return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints), movedToWorldId4 };
 }
 
 /** Whether 3.0 is closed and the enrolment cut-off, from the contract; the chain's clock beside them. */
@@ -111,6 +113,19 @@ export async function readOroBalance(owner: Address): Promise<bigint> {
   return decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "balanceOf", data });
 }
 
+/** `moveToWorldId4Session`: a 3.0 human's history goes to their new session; their 3.0 path closes. */
+export function buildMoveCall(proofs: MoveProofs, receiver: Address): ContractCall {
+  const { worldId3, enrolment, idkitSessionId } = proofs;
+  return {
+    to: oroAddress(),
+    data: encodeFunctionData({
+      abi: oroClaimScreenAbi,
+      functionName: "moveToWorldId4Session",
+      args: [receiver, worldId3.merkleRoot, worldId3.nullifierHash, worldId3.proof, enrolment.uniqueness, sessionSeedOf(idkitSessionId), enrolment.session],
+    }),
+  };
+}
+
 /**
  * The mint call for a verified human, paying the signed-in address (the proofs' signal): a 3.0 mint, a 4.0
  * enrolment (the first claim), or a 4.0 claim with the fresh session proof `sessionProof`.
@@ -119,7 +134,7 @@ export function buildMintCall(verification: VerificationResult, receiver: Addres
   if (verification.version === "4.0") {
     if (verification.enrolment) {
       const { uniqueness, session } = verification.enrolment;
-      const seed = BigInt(`0x${verification.idkitSessionId.slice(72)}`);
+      const seed = sessionSeedOf(verification.idkitSessionId);
       return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4Session", args: [receiver, uniqueness, session, seed] }) };
     }
     if (!sessionProof) throw new Error("a 4.0 claim needs a fresh session proof");

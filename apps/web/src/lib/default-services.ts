@@ -6,13 +6,12 @@ import type { Services } from "./services";
 import { readStored } from "./storage";
 import { devFallbackAvailable } from "./world-app/fallback";
 import { getPermissions } from "./world-app/get-permissions";
-import { isInWorldApp } from "./world-app/install";
+import { isInWorldApp, worldId4Available } from "./world-app/install";
 import { requestNotificationPermission } from "./world-app/request-permission";
 import { sendTransaction } from "./world-app/send-transaction";
 import { share } from "./world-app/share";
 import { signMessage } from "./world-app/sign-message";
 import { getUsername } from "./world-app/username";
-import { proveSession, verifyHuman } from "./world-app/verify";
 import { walletAuth } from "./world-app/wallet-auth";
 
 /** The real services: the API client, the chain through viem, and World App (or the development wallet). */
@@ -28,6 +27,7 @@ export function createDefaultServices(): Services {
       readOroBalance: chain.readOroBalance,
       readTotalSupply: chain.readTotalSupply,
       buildMintCall: chain.buildMintCall,
+      buildMoveCall: chain.buildMoveCall,
       // The ReferralClaim ABI loads with the share screen, not with the first load.
       buildVoucherClaimCall: async (claimable) => (await import("./referral-claim")).buildVoucherClaimCall(claimable),
       previewVoucherClaim: async (claimable) => (await import("./referral-claim")).previewVoucherClaim(claimable),
@@ -38,8 +38,11 @@ export function createDefaultServices(): Services {
       walletAuth,
       sendTransaction,
       signMessage,
-      verifyHuman,
-      proveSession,
+      // World ID (its IDKit calls and the 4.0 proof parsing) loads when the user verifies or claims.
+      verifyHuman: async (...args) => (await import("./world-app/verify")).verifyHuman(...args),
+      proveSession: async (...args) => (await import("./world-app/verify")).proveSession(...args),
+      moveProofs: async (...args) => (await import("./world-app/verify")).moveProofs(...args),
+      worldId4Available: () => isInWorldApp() && worldId4Available(),
       share,
       requestNotificationPermission,
       getPermissions,

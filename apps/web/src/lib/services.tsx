@@ -11,7 +11,7 @@ import type { ContractCall, SentTransaction } from "./world-app/send-transaction
 import type { ShareContent } from "./world-app/share";
 import type { SignedMessage } from "./world-app/sign-message";
 import type { SessionProof } from "@oro/clients";
-import type { SignWorldIdRequest, VerificationResult, WorldIdSettings } from "./world-app/verify";
+import type { MoveProofs, SignWorldIdRequest, VerificationResult, WorldIdSettings } from "./world-app/verify";
 import type { WalletAuthRequest, WalletAuthSignature } from "./world-app/wallet-auth";
 
 /** Chain reads and the mint call, through viem with the generated ABI and addresses. */
@@ -24,6 +24,7 @@ export interface ChainService {
   readOroBalance(owner: Address): Promise<bigint>;
   readTotalSupply(): Promise<bigint>;
   buildMintCall(verification: VerificationResult, receiver: Address, sessionProof?: SessionProof): ContractCall;
+  buildMoveCall(proofs: MoveProofs, receiver: Address): ContractCall;
   /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed (its module loads on first use). */
   buildVoucherClaimCall(claimable: ClaimableSignature): Promise<ContractCall>;
   previewVoucherClaim(claimable: ClaimableSignature): Promise<VoucherPreview>;
@@ -38,6 +39,10 @@ export interface WalletService {
   sendTransaction(call: ContractCall): Promise<SentTransaction>;
   signMessage(message: string): Promise<SignedMessage>;
   verifyHuman(signal: Address, sign: SignWorldIdRequest, settings: WorldIdSettings): Promise<VerificationResult>;
+  /** World App here can make World ID 4.0 proofs (so a 3.0 human can move). */
+  worldId4Available(): boolean;
+  /** The three prompts of a 3.0 human's move to a 4.0 session. */
+  moveProofs(receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<MoveProofs>;
   /** A fresh World ID 4.0 session proof for one claim to `receiver`. */
   proveSession(idkitSessionId: `session_${string}`, receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<SessionProof>;
   share(content: ShareContent): Promise<void>;

@@ -6,6 +6,7 @@ import { PendingButton } from "../../components/PendingButton";
 import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
 import { formatClaimAmount } from "../../lib/format";
+import { useServices } from "../../lib/services";
 import { NotificationModal } from "../notifications/NotificationModal";
 import { SignInButton } from "../session/SignInButton";
 import { ChainTroubleNotice, ClaimIssuesBanner } from "./ChainTrouble";
@@ -20,6 +21,8 @@ import { VerifyInfoModal } from "./VerifyInfoModal";
 
 // The referral card, its modal and the acceptance load for signed-in users only, outside the first load.
 const ClaimReferral = lazy(() => import("../referral/ClaimReferral").then((module) => ({ default: module.ClaimReferral })));
+// The invitation to move to World ID 4.0 loads only for a 3.0 human whose World App can make 4.0 proofs.
+const MoveToWorldId4Card = lazy(() => import("./MoveToWorldId4Card").then((module) => ({ default: module.MoveToWorldId4Card })));
 
 /** The claim screen: one of six states, plus the after-claim extras and the modals. */
 export function ClaimScreen() {
@@ -27,6 +30,10 @@ export function ClaimScreen() {
   const claim = useClaim();
   const locale = i18n.resolvedLanguage ?? "en";
   const address = claim.user?.address ?? null;
+  const { wallet } = useServices();
+  const verification = claim.verification;
+  const offerMove =
+    address !== null && verification?.version === "3.0" && !claim.worldId3Closed && (claim.view === "ready" || claim.view === "notReady") && wallet.worldId4Available();
 
   return (
     <div className={`claim claim--${claim.view}`} data-view={claim.view}>
@@ -109,6 +116,12 @@ export function ClaimScreen() {
           <PriceCard />
           <p className="claim__again">{t("claim.claimAgain")}</p>
         </section>
+      )}
+
+      {offerMove && verification?.version === "3.0" && (
+        <Suspense fallback={null}>
+          <MoveToWorldId4Card address={address} verification={verification} />
+        </Suspense>
       )}
 
       {address && (

@@ -25,6 +25,8 @@ export interface ClaimContextValue {
   phase: ClaimPhase;
   user: SignedInUser | null;
   verification: VerificationResult | null;
+  /** The owner closed World ID 3.0 (a 3.0 human can no longer move, only enrol). */
+  worldId3Closed: boolean;
   readiness: ClaimReadiness;
   /** Signed in and verified, so the slider can mint (a 4.0 claim asks World App for its proof when sent). */
   canMint: boolean;
@@ -60,7 +62,16 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const user = useSession();
   const address = user?.address ?? null;
-  const verification = useVerification(address);
+  const stored = useVerification(address);
+  // Once the owner closed World ID 3.0 a 3.0 proof mints nothing: the human verifies again, which enrols them.
+  const worldIdSettings = useQuery({
+    queryKey: ["world-id-settings", env.chainId],
+    queryFn: () => chain.readWorldIdSettings(),
+    enabled: stored?.version === "3.0",
+    staleTime: 5 * 60_000,
+  });
+  const worldId3Closed = worldIdSettings.data?.worldId3Closed === true;
+  const verification = stored?.version === "3.0" && worldId3Closed ? null : stored;
   const readiness = useClaimReadiness();
   const modals = useModalQueue();
   const [phase, setPhase] = useState<ClaimPhase>("idle");
@@ -189,6 +200,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     verification,
     readiness,
     canMint: preparedCall !== null,
+    worldId3Closed,
     verifyFailure,
     claim,
     verify: () => verifyMutation.mutate(),

@@ -30,3 +30,21 @@ export async function waitForMint(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** A move is confirmed when the chain marks the human's 3.0 record as moved to 4.0. */
+export async function waitForMove(
+  chain: ChainService,
+  nullifierHash: bigint,
+  { intervalMs = MINT_POLL_INTERVAL_MS, timeoutMs = MINT_CONFIRM_TIMEOUT_MS } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const moved = await chain
+      .readMintData({ version: "3.0", nullifierHash })
+      .then((data) => data.movedToWorldId4 === true)
+      .catch(() => false);
+    if (moved) return;
+    if (Date.now() + intervalMs > deadline) throw new MintNotConfirmedError("The move was not seen on chain in time");
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

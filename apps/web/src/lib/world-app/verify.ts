@@ -1,5 +1,6 @@
 import {
   enrolmentSignalOf,
+  moveSignalOf,
   sessionIdOf,
   sessionProofFromIdkit,
   uniquenessProofFromIdkit,
@@ -165,4 +166,31 @@ export async function proveSession(idkitSessionId: `session_${string}`, receiver
   const request = await IDKit.proveSession(idkitSessionId, { app_id: appId(), rp_context: await sign("session") }).constraints(await proofOfHuman(receiver, 0, chainNow));
   const result = await completed(request);
   return sessionProofFromIdkit(idkitSessionId, firstItem(result) as unknown as IdkitSessionItem, result.nonce);
+}
+
+/** What `moveToWorldId4Session` takes: the human's 3.0 proof choosing the new session, and the enrolment proofs. */
+export interface MoveProofs {
+  idkitSessionId: `session_${string}`;
+  worldId3: WorldId3Verification;
+  enrolment: PendingEnrolment;
+}
+
+/**
+ * The three prompts of a move from 3.0: a new session, the human's uniqueness proof for the enrolment action (both
+ * without a genesis bound: the 3.0 proof is what closes the old path), and a 3.0 proof whose signal is the session.
+ */
+export async function moveProofs(receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<MoveProofs> {
+  const enrolmentAction = deployment?.worldId.enrolmentAction;
+  if (!enrolmentAction) throw new WorldAppError("verify", "missing_app_id");
+  const session = await createSession(receiver, sign, 0, chainNow);
+  const sessionId = sessionIdOf(session.idkitSessionId);
+  const { IDKit } = await idkit();
+  const request = await IDKit.request({ app_id: appId(), action: enrolmentAction, rp_context: await sign("enrolment"), allow_legacy_proofs: false }).constraints(
+    await proofOfHuman(enrolmentSignalOf(receiver, sessionId), 0, chainNow),
+  );
+  const result = await completed(request);
+  if (result.protocol_version !== "4.0") throw new WorldAppError("verify", "unexpected_proof_version");
+  const uniqueness = uniquenessProofFromIdkit(firstItem(result) as unknown as IdkitUniquenessItem, result.nonce);
+  const worldId3 = await verifyWorldId3(moveSignalOf(sessionId), sign);
+  return { idkitSessionId: session.idkitSessionId, worldId3, enrolment: { uniqueness, session: session.proof } };
 }
