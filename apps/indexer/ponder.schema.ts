@@ -29,6 +29,10 @@ export const worldIdSession = onchainTable("world_id_session", (t) => ({
   receiver: t.hex().notNull(),
   enrolledAt: t.int8({ mode: "number" }).notNull(),
   blockNumber: t.int8({ mode: "number" }).notNull(),
+}), (table) => ({
+  // GET /world-id/:address looks a session up by its human, or by the wallet it enrolled with.
+  byHuman: index().on(table.human),
+  byReceiver: index().on(table.receiver),
 }));
 
 /** Every address that ever held or received ORO. */

@@ -7,6 +7,7 @@ import { humans } from "./routes/humans";
 import { referralPayouts } from "./routes/referral-payouts";
 import { statsRoutes } from "./routes/stats";
 import { streaks } from "./routes/streaks";
+import { worldId } from "./routes/world-id";
 
 // Ponder itself serves /health, /ready, /status and /metrics.
 const app = new Hono();
@@ -14,7 +15,7 @@ const app = new Hono();
 app.use("/sql/*", client({ db, schema }));
 app.use("/graphql", graphql({ db, schema }));
 
-const routes = { "/streaks": streaks, "/stats": statsRoutes, "/humans": humans, "/referral-payouts": referralPayouts };
+const routes = { "/streaks": streaks, "/stats": statsRoutes, "/humans": humans, "/referral-payouts": referralPayouts, "/world-id": worldId };
 for (const [path, route] of Object.entries(routes)) {
   // Answers from a backfill in progress would be partial: 503 until Ponder is ready.
   app.use(path, readyGate);

@@ -52,6 +52,21 @@ export interface ClaimsResponse {
 }
 
 /** GET /streaks/:address/humans — every human who ever minted to the address (sorted, each once). */
+/** GET /world-id/:address: the World ID 4.0 session of the wallet's human, if they enrolled. */
+export interface WorldIdStatusResponse {
+  address: `0x${string}`;
+  session: {
+    /** IDKit's whole session id, for `IDKit.proveSession`. */
+    idkitSessionId: string;
+    sessionId: `0x${string}`;
+    human: `0x${string}`;
+    movedFrom: `0x${string}` | null;
+    enrolledAt: number;
+  } | null;
+  /** The wallet's human is a 3.0 human who moved (their 3.0 path is closed). */
+  movedToWorldId4: boolean;
+}
+
 export interface WalletHumansResponse {
   humans: `0x${string}`[];
 }

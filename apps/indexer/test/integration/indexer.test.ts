@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEther, toHex, type Address } from "viem";
-import { deployments, devNullifierHash, devWorldId4Nullifier, rpIdOf, worldId4ActionOf } from "@oro/clients";
+import { deployments, devNullifierHash, devSessionSeed, devWorldId4Nullifier, idkitSessionIdOf, rpIdOf, worldId4ActionOf } from "@oro/clients";
 import type {
   ClaimsResponse,
   ErrorResponse,
@@ -13,6 +13,7 @@ import type {
   StatsResponse,
   StreakResponse,
   WalletHumansResponse,
+  WorldIdStatusResponse,
 } from "../../src/api/types";
 import { startIndexer as startIndexerProcess, type Service } from "@oro/dev-stack";
 import { chainActions, startLocalChain, type LocalChain } from "../../scripts/support/local-chain";
@@ -304,6 +305,22 @@ describe("indexer against a local chain", () => {
     expect((await first.get<HumanResponse>(`/humans/${hashOf("heidi")}`)).body).toMatchObject({ hasMinted: true, numOfMints: 2, longestStreak: 2 });
     expect((await first.get<WalletHumansResponse>(`/streaks/${accounts.heidi}/humans`)).body.humans).toEqual([hashOf("heidi")]);
     expect(heidiSession).not.toBe(ivySession);
+  });
+
+  it("answers a wallet's World ID 4.0 session, whole as IDKit needs it: a mover, a human new under 4.0, a 3.0 human, nobody", async () => {
+    const seedOf = (name: string) => devSessionSeed(name, 1n);
+    const heidi = (await first.get<WorldIdStatusResponse>(`/world-id/${accounts.heidi}`)).body;
+    expect(heidi.session?.idkitSessionId).toBe(idkitSessionIdOf(heidiSession, seedOf("heidi")));
+    expect(heidi.session?.human).toBe(hashOf("heidi"));
+    expect(heidi.session?.movedFrom).toBe(hashOf("heidi"));
+    expect(heidi.movedToWorldId4).toBe(true);
+    const ivy = (await first.get<WorldIdStatusResponse>(`/world-id/${accounts.ivy}`)).body;
+    expect(ivy.session?.idkitSessionId).toBe(idkitSessionIdOf(ivySession, seedOf("ivy")));
+    expect(ivy.session?.movedFrom).toBeNull();
+    expect(ivy.movedToWorldId4).toBe(false);
+    expect((await first.get<WorldIdStatusResponse>(`/world-id/${accounts.alice}`)).body).toEqual({ address: accounts.alice.toLowerCase(), session: null, movedToWorldId4: false });
+    expect((await first.get<WorldIdStatusResponse>(`/world-id/${accounts.dave}`)).body.session).toBeNull();
+    expect((await first.get<ErrorResponse>("/world-id/0x1234")).status).toBe(400);
   });
 
   it("keeps stats equal to what the chain itself says", async () => {
