@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addresses, CHAIN_IDS, CLAIM_ACTION, DEV_PRIVATE_KEYS } from "@oro/clients";
+import { addresses, CHAIN_IDS, CLAIM_ACTION, DEV_PRIVATE_KEYS, ENROLMENT_ACTION, deployments } from "@oro/clients";
 import { getAddress, isAddress, isHex, parseUnits, type Address, type Hex } from "viem";
 import { mnemonicToAccount, privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
@@ -216,6 +216,8 @@ const schema = z.object({
   WORLD_ID_RP_ID: z.string().regex(/^rp_[A-Za-z0-9_]+$/, { message: "must be a relying-party id (rp_...)" }),
   WORLD_ID_SIGNING_KEY: privateKey,
   WORLD_ID_REQUEST_TTL: duration.default(300_000),
+  /** World ID 4.0's enrolment action; defaults to CHAIN_ID's deployment record (it must be what the contract checks). */
+  WORLD_ID_ENROLMENT_ACTION: z.string().min(1).max(100).optional(),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -304,6 +306,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       rpId: raw.WORLD_ID_RP_ID,
       signingKey: raw.WORLD_ID_SIGNING_KEY,
       action: CLAIM_ACTION,
+      enrolmentAction: raw.WORLD_ID_ENROLMENT_ACTION ?? deployedEnrolmentAction(raw.CHAIN_ID) ?? ENROLMENT_ACTION,
       requestTtlMs: raw.WORLD_ID_REQUEST_TTL,
     },
   };
@@ -314,6 +317,11 @@ function localChainUrl(values: Record<string, string>): string {
   if (values.LOCAL_RPC_URL) return values.LOCAL_RPC_URL;
   if (values.CHAIN_HOST || values.CHAIN_PORT) return `http://${values.CHAIN_HOST ?? "127.0.0.1"}:${values.CHAIN_PORT ?? "8545"}`;
   return DEVELOPMENT_DEFAULTS.RPC_URL;
+}
+
+function deployedEnrolmentAction(chainId: number): string | undefined {
+  const byChain: Record<number, { worldId: { enrolmentAction?: string } } | undefined> = deployments;
+  return byChain[chainId]?.worldId.enrolmentAction;
 }
 
 function deployedClaimContract(chainId: number): Address | undefined {

@@ -23,7 +23,7 @@ import { bearer } from "./helpers/siwe.js";
 const seed = Number(process.env.FUZZ_SEED ?? randomInt(1, 2 ** 31));
 const REQUESTS_PER_OPERATION = Number(process.env.FUZZ_REQUESTS ?? 100);
 /** Dependency errors a 503 may carry. The chain's RPC is unreachable in this app (127.0.0.1:9): always "down". */
-const DEPENDENCY_CODES = new Set(["STREAK_UNAVAILABLE", "ELIGIBILITY_UNAVAILABLE", "REMINDER_UNAVAILABLE", "HUMAN_CHECK_UNAVAILABLE", "PRICE_UNAVAILABLE", "STATS_UNAVAILABLE"]);
+const DEPENDENCY_CODES = new Set(["STREAK_UNAVAILABLE", "ELIGIBILITY_UNAVAILABLE", "REMINDER_UNAVAILABLE", "HUMAN_CHECK_UNAVAILABLE", "PRICE_UNAVAILABLE", "STATS_UNAVAILABLE", "WORLD_ID_STATUS_UNAVAILABLE"]);
 const CHAIN_CODES = new Set(["CHAIN_UNAVAILABLE"]);
 
 let t: TestApp;

@@ -1,11 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addresses, CHAIN_IDS, CLAIM_ACTION } from "@oro/clients";
+import { addresses, CHAIN_IDS, CLAIM_ACTION, ENROLMENT_ACTION } from "@oro/clients";
 import { computeRpSignatureMessage } from "@worldcoin/idkit-core/signing";
 import { hexToBytes, recoverMessageAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "./helpers/app.js";
+import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser } from "./helpers/referrals.js";
 import { bearer } from "./helpers/siwe.js";
 
@@ -138,10 +139,80 @@ describe("POST /api/world-id/request", () => {
     expect(next.nonce).not.toBe(again.nonce);
   });
 
+  it("signs World ID 4.0's enrolment action, and session requests without an action (as IDKit's createSession/proveSession)", async () => {
+    const user = await newUser(t.app);
+    const signer = privateKeyToAccount(t.config.worldId.signingKey).address;
+    type Signed = { nonce: `0x${string}`; created_at: number; expires_at: number; signature: `0x${string}`; action: string | null };
+    const ask = async (kind: string) => (await t.app.inject({ method: "POST", url: `/api/world-id/request?userAddress=${user.address}&kind=${kind}`, headers: bearer(user.token) })).json<Signed>();
+    const enrolment = await ask("enrolment");
+    expect(enrolment.action).toBe(ENROLMENT_ACTION);
+    const enrolmentMessage = computeRpSignatureMessage(hexToBytes(enrolment.nonce), enrolment.created_at, enrolment.expires_at, ENROLMENT_ACTION);
+    expect(await recoverMessageAddress({ message: { raw: enrolmentMessage }, signature: enrolment.signature })).toBe(signer);
+    const session = await ask("session");
+    expect(session.action).toBeNull();
+    const sessionMessage = computeRpSignatureMessage(hexToBytes(session.nonce), session.created_at, session.expires_at);
+    expect(await recoverMessageAddress({ message: { raw: sessionMessage }, signature: session.signature })).toBe(signer);
+    // A session signature is not one for the claim action (World App would refuse it for a uniqueness proof).
+    const asClaim = computeRpSignatureMessage(hexToBytes(session.nonce), session.created_at, session.expires_at, CLAIM_ACTION);
+    expect(await recoverMessageAddress({ message: { raw: asClaim }, signature: session.signature })).not.toBe(signer);
+  });
+
+  it("refuses an unknown kind, naming the field", async () => {
+    const user = await newUser(t.app);
+    const response = await t.app.inject({ method: "POST", url: `/api/world-id/request?userAddress=${user.address}&kind=mint`, headers: bearer(user.token) });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain("kind");
+  });
+
   it("needs the user's session", async () => {
     const user = await newUser(t.app);
     const other = await newUser(t.app);
     expect((await t.app.inject({ method: "POST", url: `/api/world-id/request?userAddress=${user.address}` })).statusCode).toBe(401);
     expect((await t.app.inject({ method: "POST", url: `/api/world-id/request?userAddress=${user.address}`, headers: bearer(other.token) })).statusCode).toBe(403);
+  });
+});
+
+describe("GET /api/world-id/status", () => {
+  const indexer = new FakeIndexer();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ indexer, env: { RATE_LIMIT_PER_ADDRESS: "1000" } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const SESSION = `session_${"ab".repeat(32)}01${"cd".repeat(31)}`;
+  const status = (user: { address: string; token: string }) =>
+    t.app.inject({ method: "GET", url: `/api/world-id/status?userAddress=${user.address}`, headers: bearer(user.token) });
+
+  it("answers the session the chain records for the wallet's human, for another device to claim with", async () => {
+    const user = await newUser(t.app);
+    indexer.mint(user.address, 0x4a11n);
+    indexer.enrol(0x4a11n, SESSION);
+    expect((await status(user)).json()).toEqual({ session: { idkitSessionId: SESSION }, movedToWorldId4: false });
+  });
+
+  it("says so when the wallet's 3.0 human moved, and answers no session for a wallet nobody enrolled", async () => {
+    const mover = await newUser(t.app);
+    indexer.mint(mover.address, 0x3a11n);
+    indexer.enrol(0x3a11n, SESSION, true);
+    expect((await status(mover)).json()).toMatchObject({ movedToWorldId4: true });
+    const nobody = await newUser(t.app);
+    expect((await status(nobody)).json()).toEqual({ session: null, movedToWorldId4: false });
+  });
+
+  it("needs the user's own session, and answers a fast 503 while the indexer is down", async () => {
+    const user = await newUser(t.app);
+    const other = await newUser(t.app);
+    expect((await t.app.inject({ method: "GET", url: `/api/world-id/status?userAddress=${user.address}` })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "GET", url: `/api/world-id/status?userAddress=${user.address}`, headers: bearer(other.token) })).statusCode).toBe(403);
+    indexer.down = true;
+    try {
+      const response = await status(user);
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ error: "WORLD_ID_STATUS_UNAVAILABLE" });
+    } finally {
+      indexer.down = false;
+    }
   });
 });

@@ -71,6 +71,9 @@ export function renderContracts() {
     "/** The World ID action a claim proves (the proof's external nullifier is derived from it and the app id). */",
     "export const CLAIM_ACTION = \"claim-tokens-action\";",
     "",
+    "/** The World ID 4.0 action of the one-time enrolment (a deployment records its own in worldId.enrolmentAction). */",
+    "export const ENROLMENT_ACTION = \"oro-enrolment\";",
+    "",
   ];
   for (const [source, name, exportName, moduleName] of CONTRACTS) {
     const { abi } = readArtifact(source, name);

@@ -183,6 +183,7 @@ export default fp<ServicesOptions>(
       rpId: config.worldId.rpId,
       signingKey: config.worldId.signingKey,
       action: config.worldId.action,
+      enrolmentAction: config.worldId.enrolmentAction,
       ttlMs: config.worldId.requestTtlMs,
     });
 

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import { userAddressQuery } from "./common.js";
+import { WORLD_ID_REQUEST_KINDS } from "../services/world-id.js";
+
+export const worldIdRequestQuerySchema = userAddressQuery.extend({
+  kind: z.enum(WORLD_ID_REQUEST_KINDS).default("claim").meta({
+    description: "claim: the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action)",
+  }),
+});
 
 export const worldIdRequestResponseSchema = z
   .object({
@@ -7,6 +15,15 @@ export const worldIdRequestResponseSchema = z
     created_at: z.number().int().meta({ description: "Unix seconds" }),
     expires_at: z.number().int().meta({ description: "Unix seconds" }),
     signature: z.string().meta({ description: "The relying party's signature over nonce, times and action" }),
-    action: z.string().meta({ description: "The World ID action the signature covers" }),
+    action: z.string().nullable().meta({ description: "The World ID action the signature covers; null for a session request" }),
   })
-  .meta({ id: "WorldIdRequest", description: "IDKit 4's rp_context for the claim action" });
+  .meta({ id: "WorldIdRequest", description: "IDKit 4's rp_context for a claim, an enrolment or a session proof" });
+
+export const worldIdStatusResponseSchema = z
+  .object({
+    session: z
+      .object({ idkitSessionId: z.string().meta({ description: "IDKit's whole session id (session_ + 128 hex digits), for IDKit.proveSession" }) })
+      .nullable(),
+    movedToWorldId4: z.boolean().meta({ description: "The wallet's human moved from World ID 3.0 (their 3.0 path is closed)" }),
+  })
+  .meta({ id: "WorldIdStatus", description: "The World ID 4.0 session the chain records for the wallet's human" });

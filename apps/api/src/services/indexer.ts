@@ -25,6 +25,8 @@ export interface IndexerClient {
   payouts(account: Address, limit: number): Promise<IndexedPayout[]>;
   /** Whether one voucher nonce was paid (`GET /referral-payouts/nonces/:nonce`). */
   isNonceClaimed(nonce: bigint): Promise<boolean>;
+  /** The World ID 4.0 session of the wallet's human, if they enrolled (`GET /world-id/:address`). */
+  worldIdStatus(address: Address): Promise<IndexedWorldIdStatus>;
 }
 
 /** The indexer did not answer, or answered something unusable. Callers turn it into a 503. */
@@ -82,6 +84,12 @@ const payoutSchema = z.object({
   timestamp: z.number(),
 });
 
+const worldIdStatusSchema = z.object({
+  session: z.object({ idkitSessionId: z.string().regex(/^session_[0-9a-f]{128}$/) }).nullable(),
+  movedToWorldId4: z.boolean(),
+});
+
+export type IndexedWorldIdStatus = z.output<typeof worldIdStatusSchema>;
 export type IndexedClaim = z.output<typeof claimSchema>;
 export type IndexedPayout = z.output<typeof payoutSchema>;
 export type IndexedStreak = z.output<typeof streakSchema>;
@@ -153,6 +161,10 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     async isNonceClaimed(nonce) {
       const body = await get(`/referral-payouts/nonces/${nonce.toString()}`, nonceResponse);
       return body.claimed;
+    },
+    async worldIdStatus(address) {
+      const { session, movedToWorldId4 } = await get(`/world-id/${address.toLowerCase()}`, worldIdStatusSchema);
+      return { session: session ? { idkitSessionId: session.idkitSessionId } : null, movedToWorldId4 };
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   type IndexedPayout,
   type IndexedStreak,
   type IndexedTokenStats,
+  type IndexedWorldIdStatus,
   type IndexerClient,
 } from "../../src/services/indexer.js";
 
@@ -138,6 +139,21 @@ export class FakeIndexer implements IndexerClient {
   isNonceClaimed(nonce: bigint): Promise<boolean> {
     this.check();
     return Promise.resolve(this.paid.some((payout) => payout.nonce === nonce));
+  }
+
+  private readonly sessions = new Map<Hex, { idkitSessionId: string; movedFrom3: boolean }>();
+
+  /** A human enrols in World ID 4.0 (`movedFrom3`: a 3.0 human who moved, keeping their key). */
+  enrol(nullifierHash: bigint | Hex, idkitSessionId: string, movedFrom3 = false): void {
+    this.sessions.set(toHex(BigInt(nullifierHash), { size: 32 }), { idkitSessionId, movedFrom3 });
+  }
+
+  /** As the indexer: the session of the wallet's human (the human of its first mint). */
+  worldIdStatus(address: Address): Promise<IndexedWorldIdStatus> {
+    this.check();
+    const first = this.mints.filter((claim) => claim.receiver === address.toLowerCase()).at(-1);
+    const session = first ? this.sessions.get(first.nullifierHash) : undefined;
+    return Promise.resolve({ session: session ? { idkitSessionId: session.idkitSessionId } : null, movedToWorldId4: session?.movedFrom3 === true });
   }
 }
 

@@ -1,6 +1,6 @@
 import { createApiClient, REFERRAL_APP, twoLetterCodeOf, type ApiError, type ApiSchemas } from "@oro/clients";
 import type { Address } from "viem";
-import type { SignedWorldIdRequest } from "./world-app/verify";
+import type { SignedWorldIdRequest, WorldIdRequestKind } from "./world-app/verify";
 
 /**
  * The ORO API as the web app uses it: the one module through which every server call goes (spec section 7).
@@ -138,7 +138,10 @@ export interface OroApi {
   getEmailSubmitted(userAddress: Address): Promise<boolean>;
   /** Keyed by lower-case token address; an unknown token is absent. */
   getTokenPrices(tokenAddresses: readonly Address[]): Promise<Record<string, TokenPrice>>;
-  getWorldIdRequest(userAddress: Address): Promise<SignedWorldIdRequest>;
+  /** A signed IDKit request for the 3.0 claim action, the 4.0 enrolment action or a session proof. */
+  getWorldIdRequest(userAddress: Address, kind: WorldIdRequestKind): Promise<SignedWorldIdRequest>;
+  /** The 4.0 session the chain records for this wallet's human (enrolled on another device), or null. */
+  getWorldIdStatus(userAddress: Address): Promise<{ idkitSessionId: `session_${string}` | null; movedToWorldId4: boolean }>;
   getTokenStats(): Promise<TokenStats>;
   /** Open polls first, texts in `language` (en where a text has none). */
   getPolls(language: string): Promise<Poll[]>;
@@ -274,9 +277,13 @@ export function createOroApi(options: ApiOptions): OroApi {
       for (const [token, { priceUsd, percentChange24hr }] of Object.entries(prices)) byAddress[token.toLowerCase()] = { priceUsd, percentChange24hr };
       return byAddress;
     },
-    async getWorldIdRequest(userAddress) {
-      const { rp_id, nonce, created_at, expires_at, signature } = unwrap(await client.POST("/api/world-id/request", { params: { query: { userAddress } } }));
+    async getWorldIdRequest(userAddress, kind) {
+      const { rp_id, nonce, created_at, expires_at, signature } = unwrap(await client.POST("/api/world-id/request", { params: { query: { userAddress, kind } } }));
       return { rp_id, nonce, created_at, expires_at, signature };
+    },
+    async getWorldIdStatus(userAddress) {
+      const { session, movedToWorldId4 } = unwrap(await client.GET("/api/world-id/status", { params: { query: { userAddress } } }));
+      return { idkitSessionId: session ? (session.idkitSessionId as `session_${string}`) : null, movedToWorldId4 };
     },
     async getTokenStats() {
       const { holders, stale } = unwrap(await client.GET("/api/stats"));

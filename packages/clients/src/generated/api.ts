@@ -1776,10 +1776,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed IDKit 4 request context (rp_context) for the claim action */
+        /** A signed IDKit 4 request context (rp_context) for a claim, an enrolment or a session proof */
         post: {
             parameters: {
                 query: {
+                    /** @description claim: the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action) */
+                    kind?: "claim" | "enrolment" | "session";
                     /** @description Wallet address (0x + 40 hex digits) */
                     userAddress: string;
                 };
@@ -1836,6 +1838,93 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/world-id/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The World ID 4.0 session the chain records for the wallet's human (to claim from another device)
+         * @description 503 WORLD_ID_STATUS_UNAVAILABLE when the indexer does not answer within INDEXER_TIMEOUT.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WorldIdStatus"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2360,10 +2449,10 @@ export interface components {
             userId: string;
             username: string | null;
         };
-        /** @description IDKit 4's rp_context for the claim action */
+        /** @description IDKit 4's rp_context for a claim, an enrolment or a session proof */
         WorldIdRequest: {
-            /** @description The World ID action the signature covers */
-            action: string;
+            /** @description The World ID action the signature covers; null for a session request */
+            action: string | null;
             /** @description Unix seconds */
             created_at: number;
             /** @description Unix seconds */
@@ -2374,10 +2463,10 @@ export interface components {
             /** @description The relying party's signature over nonce, times and action */
             signature: string;
         };
-        /** @description IDKit 4's rp_context for the claim action */
+        /** @description IDKit 4's rp_context for a claim, an enrolment or a session proof */
         WorldIdRequestInput: {
-            /** @description The World ID action the signature covers */
-            action: string;
+            /** @description The World ID action the signature covers; null for a session request */
+            action: string | null;
             /** @description Unix seconds */
             created_at: number;
             /** @description Unix seconds */
@@ -2387,6 +2476,24 @@ export interface components {
             rp_id: string;
             /** @description The relying party's signature over nonce, times and action */
             signature: string;
+        };
+        /** @description The World ID 4.0 session the chain records for the wallet's human */
+        WorldIdStatus: {
+            /** @description The wallet's human moved from World ID 3.0 (their 3.0 path is closed) */
+            movedToWorldId4: boolean;
+            session: {
+                /** @description IDKit's whole session id (session_ + 128 hex digits), for IDKit.proveSession */
+                idkitSessionId: string;
+            } | null;
+        };
+        /** @description The World ID 4.0 session the chain records for the wallet's human */
+        WorldIdStatusInput: {
+            /** @description The wallet's human moved from World ID 3.0 (their 3.0 path is closed) */
+            movedToWorldId4: boolean;
+            session: {
+                /** @description IDKit's whole session id (session_ + 128 hex digits), for IDKit.proveSession */
+                idkitSessionId: string;
+            } | null;
         };
     };
     responses: never;

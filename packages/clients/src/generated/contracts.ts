@@ -10,6 +10,9 @@ export const CHAIN_IDS = { development: 31337, worldChain: 480 } as const;
 /** The World ID action a claim proves (the proof's external nullifier is derived from it and the app id). */
 export const CLAIM_ACTION = "claim-tokens-action";
 
+/** The World ID 4.0 action of the one-time enrolment (a deployment records its own in worldId.enrolmentAction). */
+export const ENROLMENT_ACTION = "oro-enrolment";
+
 export { oroAbi } from "./abis/oro.js";
 export { referralClaimAbi } from "./abis/referral-claim.js";
 export { testModeFaucetAbi } from "./abis/test-mode-faucet.js";
