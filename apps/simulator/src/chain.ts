@@ -44,7 +44,8 @@ export interface ChainStatus {
 export type OwnerTask =
   | { task: "amount-per-mint"; amount: string }
   | { task: "wait-between-mints"; wait: string }
-  | { task: "killswitch" };
+  | { task: "killswitch" }
+  | { task: "close-world-id-3" };
 
 /** Hardhat's public test mnemonic: account #0 deploys and owns the local contracts. Known to everyone. */
 const HARDHAT_TEST_MNEMONIC = "test test test test test test test test test test test junk";
@@ -134,7 +135,9 @@ export function createLocalChain(options: { rpcUrl: string; chainId: number }): 
           ? await wallet.writeContract({ address: oroAddress, abi: oroAbi, functionName: "setAmountPerMint", args: [parseUnits(task.amount, 18)], chain })
           : task.task === "wait-between-mints"
             ? await wallet.writeContract({ address: oroAddress, abi: oroAbi, functionName: "setWaitBetweenMints", args: [BigInt(parseWait(task.wait))], chain })
-            : await wallet.writeContract({ address: oroAddress, abi: oroAbi, functionName: "killswitch", chain });
+            : task.task === "close-world-id-3"
+              ? await wallet.writeContract({ address: oroAddress, abi: oroAbi, functionName: "closeWorldId3", chain })
+              : await wallet.writeContract({ address: oroAddress, abi: oroAbi, functionName: "killswitch", chain });
       const receipt = await publicClient.waitForTransactionReceipt({ hash });
       if (receipt.status !== "success") throw new Error(`the owner transaction ${hash} reverted`);
       return { hash, status: await status() };

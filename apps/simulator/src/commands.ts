@@ -2,6 +2,7 @@ import { buildDevProof, signalHashOf } from "@oro/clients";
 import { BaseError, ContractFunctionRevertedError, encodeAbiParameters, getAddress, isAddress, isHex, toHex, type Address, type Hex } from "viem";
 import type { LocalChain } from "./chain.js";
 import type { SimulatedHuman, SimulatedWallet } from "./humans.js";
+import { answerWorldId4, readWorldId4Request, type WorldId4Request } from "./world-id-4.js";
 
 /** What the mini app posted through `webkit.messageHandlers.minikit.postMessage` (MiniKit or IDKit). */
 export interface BridgeMessage {
@@ -25,6 +26,8 @@ export interface Switches {
   nextTransaction: "send" | "fail" | "reject";
   /** What the user answers when the mini app asks for the notification permission. */
   notificationAnswer: "allow" | "deny";
+  /** World App still makes World ID 3.0 proofs (it stops on 1 April 2027). */
+  worldId3Proofs: boolean;
 }
 
 export interface SharedContent {
@@ -215,6 +218,23 @@ export async function answerCommand(message: BridgeMessage, ctx: CommandContext)
       if (ctx.switches.verificationFails) {
         ctx.switches.verificationFails = false;
         return { answer: failure(event, version, "verification_rejected"), summary: "World ID: verification failed (switch)" };
+      }
+      let request: WorldId4Request | null;
+      try {
+        request = readWorldId4Request(payload);
+      } catch (error) {
+        return { answer: failure(event, version, "malformed_request"), summary: `World ID: malformed request (${(error as Error).message})` };
+      }
+      if (request) {
+        const latest = await ctx.chain.publicClient.getBlock({ blockTag: "latest" });
+        const chainNow = Math.max(Number(latest.timestamp), Math.floor(Date.now() / 1000));
+        const outcome = answerWorldId4(ctx.human, request, chainNow);
+        if (!outcome.ok) return { answer: failure(event, version, outcome.errorCode), summary: outcome.summary };
+        return { answer: { event, payload: { status: "success", version, proof_response: outcome.proofResponse } }, summary: outcome.summary };
+      }
+      // A 3.0-only request (IDKit's legacy presets): none for a human verified since 4.0, none at all once World stops.
+      if (ctx.human.credentials === "4.0-only" || !ctx.switches.worldId3Proofs) {
+        return { answer: failure(event, version, "world_id_3_not_available"), summary: `World ID: no 3.0 proof for ${ctx.human.name}` };
       }
       const receiver = signalWallet(ctx, message.payload).account.address;
       const proof = buildDevProof({ receiver, nullifierHash: ctx.human.nullifierHash, appId: ctx.world.appId, action: ctx.world.action });

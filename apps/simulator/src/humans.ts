@@ -10,21 +10,38 @@ export interface SimulatedWallet {
   account: PrivateKeyAccount;
 }
 
+/**
+ * Which World ID credentials a human's World App holds: verified before World ID 4.0's Phase 2 (June 2026), both a
+ * 3.0 and a 4.0 credential; verified since, a 4.0 credential only (World App makes them no 3.0 proof).
+ */
+export type CredentialKind = "3.0-and-4.0" | "4.0-only";
+
 /** A simulated human: one World ID (one nullifier for the claim action), one or more wallets. */
 export interface SimulatedHuman {
   id: string;
   name: string;
   /** Orb-verified humans get a development proof; the others get `credential_unavailable`. */
   orbVerified: boolean;
+  credentials: CredentialKind;
+  /** When their 4.0 credential was first issued (unix seconds): a request's genesis_issued_at_min must not be later. */
+  genesisIssuedAt: number;
   nullifierHash: bigint;
   wallets: SimulatedWallet[];
+  /** The ORO sessions World App created for them (commitment → IDKit's whole session id). */
+  sessions: Map<bigint, string>;
+  /** World App's replay guard: when it first disclosed each uniqueness nullifier (chain seconds), by `rpId:action`. */
+  disclosed: Map<string, number>;
 }
 
-const PEOPLE: { id: string; name: string; orbVerified: boolean; wallets: string[] }[] = [
-  { id: "alice", name: "Alice", orbVerified: true, wallets: ["main"] },
-  { id: "bob", name: "Bob (two wallets)", orbVerified: true, wallets: ["main", "second"] },
-  { id: "carol", name: "Carol", orbVerified: true, wallets: ["main"] },
-  { id: "dave", name: "Dave (not verified)", orbVerified: false, wallets: ["main"] },
+const BEFORE_PHASE_2 = Date.UTC(2024, 0, 15) / 1000;
+const AFTER_PHASE_2 = Date.UTC(2026, 6, 1) / 1000;
+
+const PEOPLE: { id: string; name: string; orbVerified: boolean; credentials: CredentialKind; genesisIssuedAt: number; wallets: string[] }[] = [
+  { id: "alice", name: "Alice", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
+  { id: "bob", name: "Bob (two wallets)", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main", "second"] },
+  { id: "carol", name: "Carol", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
+  { id: "dave", name: "Dave (not verified)", orbVerified: false, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
+  { id: "erin", name: "Erin (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
 ];
 
 /** Deterministic keys: the same simulated user has the same address on every run, so a running chain remembers them. */
@@ -37,7 +54,11 @@ export function createHumans(): SimulatedHuman[] {
     id: person.id,
     name: person.name,
     orbVerified: person.orbVerified,
+    credentials: person.credentials,
+    genesisIssuedAt: person.genesisIssuedAt,
     nullifierHash: devNullifierHash(`simulator-${person.id}`),
+    sessions: new Map<bigint, string>(),
+    disclosed: new Map<string, number>(),
     wallets: person.wallets.map((suffix) => {
       const id = `${person.id}-${suffix}`;
       return { id, label: suffix === "main" ? "main wallet" : `${suffix} wallet`, username: `${person.id}${suffix === "main" ? "" : `.${suffix}`}`, account: privateKeyToAccount(walletKey(id)) };

@@ -90,7 +90,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   let activeWalletId = humans[0]?.wallets[0]?.id ?? "";
   let language: string = "en";
   let autoApprove = true;
-  const switches: Switches = { verificationFails: false, nextTransaction: "send", notificationAnswer: "allow" };
+  const switches: Switches = { verificationFails: false, nextTransaction: "send", notificationAnswer: "allow", worldId3Proofs: true };
   const permissions = new Map<string, NotificationPermission>();
   const shares: SharedContent[] = [];
   const log: { at: string; summary: string }[] = [];
@@ -140,6 +140,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         id: human.id,
         name: human.name,
         orbVerified: human.orbVerified,
+        credentials: human.credentials,
         wallets: human.wallets.map((wallet) => {
           const balance = oro.get(wallet.id);
           return {
@@ -233,6 +234,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         if (typeof body.verificationFails === "boolean") switches.verificationFails = body.verificationFails;
         if (body.nextTransaction === "send" || body.nextTransaction === "fail" || body.nextTransaction === "reject") switches.nextTransaction = body.nextTransaction;
         if (body.notificationAnswer === "allow" || body.notificationAnswer === "deny") switches.notificationAnswer = body.notificationAnswer;
+        if (typeof body.worldId3Proofs === "boolean") switches.worldId3Proofs = body.worldId3Proofs;
         return sendJson(res, 200, { ok: true });
       }
       case "/humans": {
@@ -315,5 +317,6 @@ function parseOwnerTask(body: Record<string, unknown>): OwnerTask {
   if (body.task === "amount-per-mint" && typeof body.amount === "string" && /^\d+(\.\d{1,18})?$/.test(body.amount)) return { task: "amount-per-mint", amount: body.amount };
   if (body.task === "wait-between-mints" && typeof body.wait === "string" && body.wait.trim() !== "") return { task: "wait-between-mints", wait: body.wait };
   if (body.task === "killswitch") return { task: "killswitch" };
-  throw new HttpError(400, "task must be amount-per-mint (amount: decimal ORO), wait-between-mints (wait: 24h, 90m, 2d) or killswitch");
+  if (body.task === "close-world-id-3") return { task: "close-world-id-3" };
+  throw new HttpError(400, "task must be amount-per-mint (amount: decimal ORO), wait-between-mints (wait: 24h, 90m, 2d), killswitch or close-world-id-3");
 }

@@ -22,7 +22,7 @@ function context(overrides: Partial<CommandContext> = {}): CommandContext {
   return {
     human: bob,
     wallet,
-    switches: { verificationFails: false, nextTransaction: "send", notificationAnswer: "allow" },
+    switches: { verificationFails: false, nextTransaction: "send", notificationAnswer: "allow", worldId3Proofs: true },
     chain: noChain,
     world,
     permissions: new Map<string, NotificationPermission>(),

@@ -51,6 +51,7 @@ export function simulatorPage(): string {
       <legend>Wallet answers</legend>
       <label class="check"><input type="checkbox" id="auto-approve"> Approve wallet prompts automatically</label>
       <label class="check"><input type="checkbox" id="verification-fails"> Next World ID verification fails</label>
+      <label class="check"><input type="checkbox" id="world-id-3-proofs"> World App makes World ID 3.0 proofs (World stops on 1 April 2027)</label>
       <label class="inline">Next transaction
         <select id="next-transaction">
           <option value="send">is sent to the local chain</option>
@@ -81,6 +82,7 @@ export function simulatorPage(): string {
         <label>Wait between mints <input id="owner-wait" placeholder="24h, 90m, 2d"></label>
       </div>
       <div class="row"><button id="owner-set-amount">Set amount</button><button id="owner-set-wait">Set wait</button><button id="owner-killswitch" class="danger">Killswitch…</button></div>
+      <div class="row"><button id="owner-close-world-id-3" class="danger">Close World ID 3.0…</button></div>
     </fieldset>
 
     <fieldset>

@@ -17,6 +17,7 @@ export function simulatorUi(): void {
     id: string;
     name: string;
     orbVerified: boolean;
+    credentials: string;
     wallets: WalletView[];
   }
   interface StateView {
@@ -24,7 +25,7 @@ export function simulatorUi(): void {
     language: string;
     languages: string[];
     autoApprove: boolean;
-    switches: { verificationFails: boolean; nextTransaction: string; notificationAnswer: string };
+    switches: { verificationFails: boolean; nextTransaction: string; notificationAnswer: string; worldId3Proofs: boolean };
     humans: HumanView[];
     shares: { at: string; wallet: string; title: string | null; text: string | null; url: string | null }[];
     log: { at: string; summary: string }[];
@@ -84,6 +85,7 @@ export function simulatorUi(): void {
     byId("humans").innerHTML = current.humans
       .map(
         (human) => `<div class="human"><div class="human__head"><span>${escapeHtml(human.name)}</span>
+        <span class="hint">World ID ${escapeHtml(human.credentials === "4.0-only" ? "4.0 only" : "3.0 and 4.0")}</span>
         <label class="check"><input type="checkbox" data-orb="${human.id}" ${human.orbVerified ? "checked" : ""}> Orb-verified</label></div>
         ${human.wallets
           .map(
@@ -99,6 +101,7 @@ export function simulatorUi(): void {
     language.value = current.language;
     byId<HTMLInputElement>("auto-approve").checked = current.autoApprove;
     byId<HTMLInputElement>("verification-fails").checked = current.switches.verificationFails;
+    byId<HTMLInputElement>("world-id-3-proofs").checked = current.switches.worldId3Proofs;
     byId<HTMLSelectElement>("next-transaction").value = current.switches.nextTransaction;
     byId<HTMLSelectElement>("notification-answer").value = current.switches.notificationAnswer;
     const active = activeWallet();
@@ -256,6 +259,7 @@ export function simulatorUi(): void {
     });
   setting("auto-approve", "autoApprove", (element) => element.checked);
   setting("verification-fails", "verificationFails", (element) => element.checked);
+  setting("world-id-3-proofs", "worldId3Proofs", (element) => element.checked);
   setting("next-transaction", "nextTransaction", (element) => element.value);
   setting("notification-answer", "notificationAnswer", (element) => element.value);
   byId("permission-reset").addEventListener("click", () => void action("Permission reset", () => call("/permissions/reset", {}).then(refresh)));
@@ -293,6 +297,11 @@ export function simulatorUi(): void {
   byId("owner-killswitch").addEventListener("click", () => {
     if (!window.confirm("Killswitch the ORO token on the local chain? Minting stops for ever (restart the chain to undo).")) return;
     void action("Killswitch", () => call("/owner", { task: "killswitch" }).then(refreshChain));
+  });
+
+  byId("owner-close-world-id-3").addEventListener("click", () => {
+    if (!window.confirm("Close World ID 3.0 on the local chain? 3.0 proofs stop minting for ever; every human enrols with 4.0.")) return;
+    void action("Close World ID 3.0", () => call("/owner", { task: "close-world-id-3" }).then(refreshChain));
   });
 
   void refresh()
