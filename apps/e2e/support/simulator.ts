@@ -163,6 +163,11 @@ export class Simulator {
     await this.control(`Wait between mints ${wait}`, () => this.page.locator("#owner-set-wait").click());
   }
 
+  /** The owner closes World ID 3.0 (the page asks to confirm; open() accepts dialogs). */
+  async closeWorldId3(): Promise<void> {
+    await this.control("Close World ID 3.0", () => this.page.locator("#owner-close-world-id-3").click());
+  }
+
   async killswitch(): Promise<void> {
     await this.control("Killswitch", () => this.page.locator("#owner-killswitch").click());
   }

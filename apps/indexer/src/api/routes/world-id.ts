@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { db } from "ponder:api";
 import { account, worldIdSession } from "ponder:schema";
-import { eq } from "ponder";
+import { desc, eq } from "ponder";
 import { parseAddress } from "../../lib/request-params";
 import { valueOr400 } from "../respond";
 import type { WorldIdStatusResponse } from "../types";
 
 /**
  * The World ID 4.0 state of a wallet's human: their session (the app rebuilds `IDKit.proveSession`'s input from it on
- * any device). The wallet's human is the one whose mint it received first, as everywhere; a wallet that received no
- * mint yet is matched by the session it enrolled with.
+ * any device). The wallet's human is the one whose mint it received first, as everywhere; otherwise (no mint yet, or a
+ * 3.0 human who enrolled anew after 3.0 closed) the newest session enrolled with this wallet.
  */
 export const worldId = new Hono().get("/:address", async (c) => {
   const address = valueOr400(c, parseAddress(c.req.param("address")));
@@ -17,9 +17,11 @@ export const worldId = new Hono().get("/:address", async (c) => {
 
   const [holder] = await db.select().from(account).where(eq(account.address, address.value)).limit(1);
   const human = holder?.firstMintNullifierHash ?? null;
-  const [session] = human
-    ? await db.select().from(worldIdSession).where(eq(worldIdSession.human, human)).limit(1)
-    : await db.select().from(worldIdSession).where(eq(worldIdSession.receiver, address.value)).limit(1);
+  const [byHuman] = human ? await db.select().from(worldIdSession).where(eq(worldIdSession.human, human)).limit(1) : [];
+  // A 3.0 human who never moved enrols anew once 3.0 closes: their session is under a new key, found by its wallet.
+  const [session] = byHuman
+    ? [byHuman]
+    : await db.select().from(worldIdSession).where(eq(worldIdSession.receiver, address.value)).orderBy(desc(worldIdSession.blockNumber)).limit(1);
   return c.json({
     address: address.value,
     session: session
