@@ -237,7 +237,9 @@ export async function answerCommand(message: BridgeMessage, ctx: CommandContext)
         return { answer: failure(event, version, "world_id_3_not_available"), summary: `World ID: no 3.0 proof for ${ctx.human.name}` };
       }
       const receiver = signalWallet(ctx, message.payload).account.address;
-      const proof = buildDevProof({ receiver, nullifierHash: ctx.human.nullifierHash, appId: ctx.world.appId, action: ctx.world.action });
+      // World App proves the signal hash the request carries (IDKit hashes the signal: an address, or a move's session id).
+      const requested = typeof payload.signal === "string" && isHex(payload.signal) && payload.signal.length === 66 ? BigInt(payload.signal) : undefined;
+      const proof = buildDevProof({ receiver, signalHash: requested, nullifierHash: ctx.human.nullifierHash, appId: ctx.world.appId, action: ctx.world.action });
       return {
         answer: {
           event,

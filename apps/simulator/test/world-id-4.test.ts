@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
+  buildDevProof,
   buildDevWorldId4Proof,
+  moveSignalOf,
   devWorldId4Nullifier,
   enrolmentSignalOf,
   hashToField,
@@ -14,6 +16,7 @@ import {
   type IdkitSessionItem,
   type IdkitUniquenessItem,
 } from "@oro/clients";
+import { decodeAbiParameters, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalChain } from "../src/chain.js";
 import { answerCommand, type BridgeMessage, type CommandContext, type NotificationPermission } from "../src/commands.js";
@@ -195,5 +198,17 @@ describe("World ID 4.0 through World's own IDKit", () => {
       IDKit.request({ app_id: "app_staging_oro_local", action: "claim-tokens-action", rp_context: await rpContext("claim-tokens-action"), allow_legacy_proofs: true }).preset(orbLegacy({ signal: RECEIVER })),
     );
     expect(aliceLegacy.completion.result?.protocol_version).toBe("3.0");
+  });
+
+  it("a 3.0 proof proves the signal the request carries: a move's signal is the new session, not the wallet", async () => {
+    const { IDKit, orbLegacy } = await import("@worldcoin/idkit-core");
+    const sessionId = 0x1234n;
+    const moved = await throughWorldApp(alice, async () =>
+      IDKit.request({ app_id: "app_staging_oro_local", action: "claim-tokens-action", rp_context: await rpContext("claim-tokens-action"), allow_legacy_proofs: true }).preset(orbLegacy({ signal: moveSignalOf(sessionId) })),
+    );
+    const response = moved.completion.result?.responses[0] as { proof: Hex; merkle_root: Hex; nullifier: Hex };
+    const [proof] = decodeAbiParameters([{ type: "uint256[8]" }], response.proof);
+    const expected = buildDevProof({ receiver: RECEIVER, signalHash: hashToField(moveSignalOf(sessionId)), nullifierHash: alice.nullifierHash, appId: "app_staging_oro_local", action: "claim-tokens-action" });
+    expect(proof).toEqual(expected.proof);
   });
 });
