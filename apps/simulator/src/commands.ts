@@ -55,6 +55,11 @@ export interface CommandOutcome {
   summary: string;
 }
 
+/** What a World App not yet updated for World ID 4.0 announces: IDKit then sends verify v1 (3.0 only). */
+export function supportedCommandsOf(credentials: SimulatedHuman["credentials"]): { name: string; supported_versions: number[] }[] {
+  return credentials === "3.0-only" ? SUPPORTED_COMMANDS.map((command) => (command.name === "verify" ? { ...command, supported_versions: [1] } : command)) : SUPPORTED_COMMANDS;
+}
+
 /** The MiniKit command names World App announces in `WorldApp.supported_commands`, with their versions. */
 export const SUPPORTED_COMMANDS: { name: string; supported_versions: number[] }[] = [
   { name: "wallet-auth", supported_versions: [2] },
@@ -226,6 +231,7 @@ export async function answerCommand(message: BridgeMessage, ctx: CommandContext)
         return { answer: failure(event, version, "malformed_request"), summary: `World ID: malformed request (${(error as Error).message})` };
       }
       if (request) {
+        if (ctx.human.credentials === "3.0-only") return { answer: failure(event, version, "world_id_4_not_available"), summary: `World ID: ${ctx.human.name}'s World App makes no 4.0 proof` };
         const latest = await ctx.chain.publicClient.getBlock({ blockTag: "latest" });
         const chainNow = Math.max(Number(latest.timestamp), Math.floor(Date.now() / 1000));
         const outcome = answerWorldId4(ctx.human, request, chainNow);

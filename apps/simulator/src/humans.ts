@@ -12,9 +12,10 @@ export interface SimulatedWallet {
 
 /**
  * Which World ID credentials a human's World App holds: verified before World ID 4.0's Phase 2 (June 2026), both a
- * 3.0 and a 4.0 credential; verified since, a 4.0 credential only (World App makes them no 3.0 proof).
+ * 3.0 and a 4.0 credential; verified since, a 4.0 credential only (World App makes them no 3.0 proof); on a World
+ * App not yet updated for 4.0, a 3.0 credential only (it announces verify v1 only and makes no 4.0 proof).
  */
-export type CredentialKind = "3.0-and-4.0" | "4.0-only";
+export type CredentialKind = "3.0-and-4.0" | "4.0-only" | "3.0-only";
 
 /** A simulated human: one World ID (one nullifier for the claim action), one or more wallets. */
 export interface SimulatedHuman {
@@ -42,6 +43,7 @@ const PEOPLE: { id: string; name: string; orbVerified: boolean; credentials: Cre
   { id: "carol", name: "Carol", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
   { id: "dave", name: "Dave (not verified)", orbVerified: false, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
   { id: "erin", name: "Erin (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
+  { id: "frank", name: "Frank (World App without 4.0)", orbVerified: true, credentials: "3.0-only", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
 ];
 
 /** Deterministic keys: the same simulated user has the same address on every run, so a running chain remembers them. */

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { CLAIM_ACTION, deployments } from "@oro/clients";
 import { formatUnits } from "viem";
 import { createLocalChain, type OwnerTask } from "./chain.js";
-import { answerCommand, SUPPORTED_COMMANDS, type BridgeMessage, type NotificationPermission, type SharedContent, type Switches } from "./commands.js";
+import { answerCommand, supportedCommandsOf, type BridgeMessage, type NotificationPermission, type SharedContent, type Switches } from "./commands.js";
 import { createHumans, findByAddress, findWallet } from "./humans.js";
 import { forward, forwardUpgrade } from "./proxy.js";
 import { installBridge } from "./ui/bridge.js";
@@ -122,7 +122,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       wallet_address: wallet.account.address,
       safe_area_insets: { top: 0, right: 0, bottom: 0, left: 0 },
       verification_status: { is_orb_verified: human.orbVerified, is_document_verified: false, is_secure_document_verified: false },
-      supported_commands: SUPPORTED_COMMANDS,
+      supported_commands: supportedCommandsOf(human.credentials),
     };
   }
 

@@ -19,7 +19,7 @@ import {
 import { decodeAbiParameters, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalChain } from "../src/chain.js";
-import { answerCommand, type BridgeMessage, type CommandContext, type NotificationPermission } from "../src/commands.js";
+import { answerCommand, supportedCommandsOf, type BridgeMessage, type CommandContext, type NotificationPermission } from "../src/commands.js";
 import { createHumans, type SimulatedHuman } from "../src/humans.js";
 import { REPLAY_GRACE_SECONDS } from "../src/world-id-4.js";
 
@@ -98,8 +98,9 @@ async function throughWorldApp(human: SimulatedHuman, start: () => Promise<{ pol
 
 const humans = createHumans();
 const erin = humans.find((human) => human.id === "erin");
+const frank = humans.find((human) => human.id === "frank");
 const alice = humans.find((human) => human.id === "alice");
-if (!erin || !alice) throw new Error("the simulator lost Erin or Alice");
+if (!erin || !alice || !frank) throw new Error("the simulator lost Erin, Alice or Frank");
 
 describe("World ID 4.0 through World's own IDKit", () => {
   it("createSession: a new session (IDKit's session_<commitment><seed>) with a session proof the local verifier accepts", async () => {
@@ -198,6 +199,16 @@ describe("World ID 4.0 through World's own IDKit", () => {
       IDKit.request({ app_id: "app_staging_oro_local", action: "claim-tokens-action", rp_context: await rpContext("claim-tokens-action"), allow_legacy_proofs: true }).preset(orbLegacy({ signal: RECEIVER })),
     );
     expect(aliceLegacy.completion.result?.protocol_version).toBe("3.0");
+  });
+
+  it("a World App without World ID 4.0 announces verify v1 only and answers a 4.0 request world_id_4_not_available", async () => {
+    const { IDKit, CredentialRequest } = await import("@worldcoin/idkit-core");
+    expect(supportedCommandsOf("3.0-only").find((command) => command.name === "verify")?.supported_versions).toEqual([1]);
+    expect(supportedCommandsOf("4.0-only").find((command) => command.name === "verify")?.supported_versions).toEqual([1, 2]);
+    const refused = await throughWorldApp(frank, async () =>
+      IDKit.createSession({ app_id: "app_staging_oro_local", rp_context: await rpContext() }).constraints(CredentialRequest("proof_of_human", { signal: RECEIVER })),
+    );
+    expect(refused.completion).toMatchObject({ success: false, error: "world_id_4_not_available" });
   });
 
   it("a 3.0 proof proves the signal the request carries: a move's signal is the new session, not the wallet", async () => {

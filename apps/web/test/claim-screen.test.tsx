@@ -218,6 +218,19 @@ describe("claim screen: World ID failures that say more", () => {
     expect(within(dialog).getByText("This World ID has already joined ORO from another wallet. Open ORO from that wallet to claim.")).toBeInTheDocument();
   });
 
+  it("an expired request and a relying party World App does not accept each say so", async () => {
+    for (const [code, text] of [
+      ["rp_signature_expired", "The request to World App expired. Try again."],
+      ["inactive_rp", "World App did not accept ORO's request right now. Try again later."],
+    ] as const) {
+      const { unmount } = renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", code) } });
+      await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
+      const dialog = await screen.findByRole("dialog", { name: "Only verified humans can claim" });
+      expect(within(dialog).getByText(text)).toBeInTheDocument();
+      unmount();
+    }
+  });
+
   it("a World App too old for World ID 4.0 is asked to update", async () => {
     renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", "world_id_4_not_available") } });
     await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));

@@ -85,7 +85,7 @@ export function simulatorUi(): void {
     byId("humans").innerHTML = current.humans
       .map(
         (human) => `<div class="human"><div class="human__head"><span>${escapeHtml(human.name)}</span>
-        <span class="hint">World ID ${escapeHtml(human.credentials === "4.0-only" ? "4.0 only" : "3.0 and 4.0")}</span>
+        <span class="hint">World ID ${escapeHtml(human.credentials === "4.0-only" ? "4.0 only" : human.credentials === "3.0-only" ? "3.0 only" : "3.0 and 4.0")}</span>
         <label class="check"><input type="checkbox" data-orb="${human.id}" ${human.orbVerified ? "checked" : ""}> Orb-verified</label></div>
         ${human.wallets
           .map(

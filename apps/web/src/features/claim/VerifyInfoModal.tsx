@@ -5,11 +5,22 @@ import { env } from "../../env";
 import { useServices } from "../../lib/services";
 
 /** World App's answers that have a reason of their own, beside the general one. */
-const REASONS: Record<string, "verifyInfo.alreadyJoined" | "verifyInfo.updateWorldApp"> = {
+const REASONS: Record<string, "verifyInfo.alreadyJoined" | "verifyInfo.updateWorldApp" | "verifyInfo.requestExpired" | "verifyInfo.appNotAllowed"> = {
   // World App discloses a human's enrolment nullifier once: they enrolled from another wallet.
   nullifier_replayed: "verifyInfo.alreadyJoined",
   world_id_4_not_available: "verifyInfo.updateWorldApp",
   feature_unavailable: "verifyInfo.updateWorldApp",
+  // IDKit's own wait, or World App refusing the signed request's times: asking again signs a fresh one.
+  timeout: "verifyInfo.requestExpired",
+  rp_signature_expired: "verifyInfo.requestExpired",
+  timestamp_too_old: "verifyInfo.requestExpired",
+  timestamp_too_far_in_future: "verifyInfo.requestExpired",
+  invalid_timestamp: "verifyInfo.requestExpired",
+  duplicate_nonce: "verifyInfo.requestExpired",
+  // World's portal does not (yet) know or accept ORO's relying party: nothing the user can do but wait.
+  unknown_rp: "verifyInfo.appNotAllowed",
+  inactive_rp: "verifyInfo.appNotAllowed",
+  invalid_rp_signature: "verifyInfo.appNotAllowed",
 };
 
 /**
