@@ -55,6 +55,9 @@ test("8c. a 3.0 human moves to World ID 4.0 once, keeps her history, and claims 
   }
   await expect.poll(async () => (await streak()).numOfMints, { timeout: 60_000 }).toBeGreaterThan(0);
   const before = await streak();
+  const header = sim.header();
+  await expect(header.streak).toHaveText(/^\d+ days?$/, { timeout: 60_000 });
+  const streakBefore = Number.parseInt((await header.streak.textContent()) ?? "", 10);
 
   const card = app.getByRole("region", { name: "Move to World ID 4.0" });
   await expect(card).toBeVisible({ timeout: 60_000 });
@@ -64,6 +67,10 @@ test("8c. a 3.0 human moves to World ID 4.0 once, keeps her history, and claims 
   await expect
     .poll(async () => ((await (await fetch(`${sim.stack.indexerUrl}/world-id/${alice}`)).json()) as { movedToWorldId4: boolean }).movedToWorldId4, { timeout: 60_000 })
     .toBe(true);
+  // Moved within her wait: no second claim through either path (the 3.0 proof is gone from the app, and the
+  // contract refuses it: MovedToWorldId4), the countdown runs on from her last claim.
+  await expect(app.getByRole("timer")).toBeVisible({ timeout: 60_000 });
+  await expect(app.getByRole("slider")).toHaveCount(0);
   await sim.shot("alice-moved");
 
   await sim.advanceHours(24);
@@ -71,7 +78,8 @@ test("8c. a 3.0 human moves to World ID 4.0 once, keeps her history, and claims 
   await expect(app.getByRole("slider")).toBeVisible({ timeout: 60_000 });
   await sim.slideToClaim();
   await expect(app.locator(".claim--success")).toBeVisible({ timeout: 90_000 });
-  // One human: the claim with her session counts under her 3.0 key, after her 3.0 claims.
+  // One human: the claim with her session counts under her 3.0 key, after her 3.0 claims; her streak continues.
+  await expect(header.streak).toHaveText(new RegExp(`^${streakBefore + 1} days?$`), { timeout: 90_000 });
   await expect.poll(async () => (await streak()).numOfMints, { timeout: 60_000 }).toBe(before.numOfMints + 1);
   expect((await streak()).nullifierHash).toBe(before.nullifierHash);
   await sim.shot("alice-claimed-with-session");
