@@ -130,6 +130,8 @@ describe("claim screen: verified", () => {
     expect(screen.getByRole("region", { name: "ORO price" })).toBeInTheDocument();
     const sent = app.fakes.calls.filter((call) => call.name === "sendTransaction");
     expect(sent).toHaveLength(1);
+    // Felt as in native apps: the slide reaching its end, then the success.
+    expect(app.fakes.calls.filter((call) => call.name === "haptic").map((call) => call.args[0])).toEqual(["slide-complete", "success"]);
   });
 
   it("a transaction error resets the slider and shows the network notice and the claims banner", async () => {
@@ -141,6 +143,7 @@ describe("claim screen: verified", () => {
     await waitFor(() => expect(slider()).toHaveAttribute("aria-valuenow", "0"));
     expect(slider()).toHaveAttribute("aria-disabled", "false");
     expect(app.fakes.events).toContain("claim_failed");
+    expect(app.fakes.calls.filter((call) => call.name === "haptic").map((call) => call.args[0])).toEqual(["slide-complete", "error"]);
   });
 
   it("declining in the wallet resets the slider without a network notice", async () => {

@@ -356,6 +356,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     openUrl: (url) => {
       opened.push(url);
     },
+    haptic: (moment) => record("haptic", moment),
   };
 
   const monitoring: Monitoring = {
@@ -363,6 +364,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       events.push(name);
       record(`event:${name}`, properties);
     },
+    analyticsAllowed: () => true,
   };
   return { services: { api, chain, wallet, monitoring }, calls, events, opened };
 }

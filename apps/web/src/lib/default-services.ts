@@ -6,6 +6,7 @@ import type { Services } from "./services";
 import { readStored } from "./storage";
 import { devFallbackAvailable } from "./world-app/fallback";
 import { getPermissions } from "./world-app/get-permissions";
+import { hapticFeedback } from "./world-app/haptics";
 import { isInWorldApp, worldId4Available } from "./world-app/install";
 import { requestNotificationPermission } from "./world-app/request-permission";
 import { sendTransaction } from "./world-app/send-transaction";
@@ -47,6 +48,7 @@ export function createDefaultServices(): Services {
       requestNotificationPermission,
       getPermissions,
       getUsername,
+      haptic: hapticFeedback,
       openUrl: (url) => {
         window.open(url, "_blank", "noopener,noreferrer");
       },

@@ -8,6 +8,7 @@ import type { Monitoring } from "./monitoring";
 import type { AppPermissions } from "./world-app/get-permissions";
 import type { NotificationPermissionOutcome } from "./world-app/request-permission";
 import type { ContractCall, SentTransaction } from "./world-app/send-transaction";
+import type { HapticMoment } from "./world-app/haptics";
 import type { ShareContent } from "./world-app/share";
 import type { SignedMessage } from "./world-app/sign-message";
 import type { SessionProof } from "@oro/clients";
@@ -50,6 +51,8 @@ export interface WalletService {
   getPermissions(): Promise<AppPermissions>;
   getUsername(address: Address): Promise<string | null>;
   openUrl(url: string): void;
+  /** A haptic touch at a moment a person feels (never throws, never waits). */
+  haptic(moment: HapticMoment): void;
 }
 
 export interface Services {

@@ -41,7 +41,7 @@ function StoredRow({ storageKey, resetLabel }: { storageKey: StorageKey; resetLa
 /** Loaded on demand: what a tester needs to report a problem, and a reset for each value kept on the device. */
 export default function DebugRoute() {
   const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
-  const { wallet } = useServices();
+  const { wallet, monitoring } = useServices();
   const user = useSession();
   const [, setCookiesChanged] = useState(0);
   const walletMode = wallet.isInWorldApp() ? t("debug.walletWorldApp") : devFallbackAvailable() ? t("debug.walletDevelopment") : t("debug.walletNone");
@@ -55,6 +55,7 @@ export default function DebugRoute() {
         <Row label={t("debug.environment")} value={env.mode} />
         <Row label={t("debug.wallet")} value={walletMode} />
         <Row label={t("debug.inWorldApp")} value={wallet.isInWorldApp() ? t("debug.yes") : t("debug.no")} />
+        <Row label={t("debug.analytics")} value={monitoring.analyticsAllowed() ? t("debug.analyticsAllowed") : t("debug.analyticsWithheld")} />
         <Row label={t("debug.chain")} value={String(env.chainId)} />
         <Row label={t("debug.apiUrl")} value={env.apiBaseUrl || window.location.origin} />
         <Row label={t("debug.address")} value={user?.address ?? t("debug.none")} />

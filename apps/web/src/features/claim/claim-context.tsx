@@ -107,6 +107,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     if (!address || !verification || !preparedCall || claiming.current) return;
     claiming.current = true;
     setPhase("requested");
+    wallet.haptic("slide-complete");
     playClaimSound();
     try {
       const record = mintRecordOf(verification);
@@ -125,6 +126,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
       if (verification.version === "4.0" && verification.enrolment) storeWorldId4(address, { ...verification, enrolment: null });
       setClaimedWei(amountPerMint.data ?? (await chain.readAmountPerMint().catch(() => null)));
       setClaimFailed(false);
+      wallet.haptic("success");
       setPhase("success");
       setSuccessAt(Date.now());
       void queryClient.invalidateQueries({ queryKey: balanceKey(address) });
@@ -133,6 +135,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
       // The slider and the error reset, so the user can try again; only a refusal in the wallet is not trouble.
       setPhase("idle");
       setFailedClaims((count) => count + 1);
+      if (!isUserRejection(error)) wallet.haptic("error");
       if (!isUserRejection(error)) setClaimFailed(true);
       monitoring.event("claim_failed", { code: toWorldAppError("mint", error).code });
       readiness.refresh();
