@@ -84,3 +84,23 @@ test("8c. a 3.0 human moves to World ID 4.0 once, keeps her history, and claims 
   expect((await streak()).nullifierHash).toBe(before.nullifierHash);
   await sim.shot("alice-claimed-with-session");
 });
+
+/** World App's safe area: on a phone with a notch, nothing the user reads or taps sits under the system bars. */
+test("8d. with World App's safe area set, the header's text and the tab bar stay clear of the system bars", async ({ sim }) => {
+  const { app } = sim;
+  await sim.open();
+  await sim.selectWallet("erin-main");
+  await sim.ensureSignedIn();
+  await sim.notch(true);
+  try {
+    const screen = await sim.page.locator(".phone__screen").boundingBox();
+    const streak = await sim.header().streak.boundingBox();
+    const tabs = await app.locator("nav.tab-bar a").first().boundingBox();
+    if (!screen || !streak || !tabs) throw new Error("not laid out");
+    expect(streak.y - screen.y).toBeGreaterThanOrEqual(47);
+    expect(tabs.y + tabs.height - screen.y).toBeLessThanOrEqual(844 - 34);
+    await sim.shot("safe-area-notch");
+  } finally {
+    await sim.notch(false);
+  }
+});

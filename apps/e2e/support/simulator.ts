@@ -131,6 +131,14 @@ export class Simulator {
     await this.appReady();
   }
 
+  /** A phone with a notch: World App reports a safe area (47 px top, 34 px bottom); the mini app is relaunched. */
+  async notch(on: boolean): Promise<void> {
+    const box = this.page.locator("#notch");
+    if ((await box.isChecked()) === on) return;
+    await this.control("Setting", () => box.setChecked(on));
+    await this.appReady();
+  }
+
   async verificationFails(on: boolean): Promise<void> {
     const box = this.page.locator("#verification-fails");
     if ((await box.isChecked()) === on) return;

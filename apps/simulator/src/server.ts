@@ -90,6 +90,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   let activeWalletId = humans[0]?.wallets[0]?.id ?? "";
   let language: string = "en";
   let autoApprove = true;
+  /** A phone with a notch and a home indicator: World App reports its safe area to the mini app. */
+  let notch = false;
   const switches: Switches = { verificationFails: false, nextTransaction: "send", notificationAnswer: "allow", worldId3Proofs: true };
   const permissions = new Map<string, NotificationPermission>();
   const shares: SharedContent[] = [];
@@ -120,7 +122,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       pending_notifications: 0,
       location: "homepage",
       wallet_address: wallet.account.address,
-      safe_area_insets: { top: 0, right: 0, bottom: 0, left: 0 },
+      safe_area_insets: notch ? { top: 47, right: 0, bottom: 34, left: 0 } : { top: 0, right: 0, bottom: 0, left: 0 },
       verification_status: { is_orb_verified: human.orbVerified, is_document_verified: false, is_secure_document_verified: false },
       supported_commands: supportedCommandsOf(human.credentials),
     };
@@ -135,6 +137,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       language,
       languages: LANGUAGES,
       autoApprove,
+      notch,
       switches,
       humans: humans.map((human) => ({
         id: human.id,
@@ -231,6 +234,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
           language = body.language;
         }
         if (typeof body.autoApprove === "boolean") autoApprove = body.autoApprove;
+        if (typeof body.notch === "boolean") notch = body.notch;
         if (typeof body.verificationFails === "boolean") switches.verificationFails = body.verificationFails;
         if (body.nextTransaction === "send" || body.nextTransaction === "fail" || body.nextTransaction === "reject") switches.nextTransaction = body.nextTransaction;
         if (body.notificationAnswer === "allow" || body.notificationAnswer === "deny") switches.notificationAnswer = body.notificationAnswer;

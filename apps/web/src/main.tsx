@@ -5,9 +5,10 @@ import { captureDeepLinkReferral } from "./features/referral/deep-link";
 import { initI18n } from "./i18n";
 import { createDefaultServices } from "./lib/default-services";
 import { createQueryClient } from "./lib/query-client";
-import { installMiniKit } from "./lib/world-app/install";
+import { applySafeAreaInsets, installMiniKit } from "./lib/world-app/install";
 
 installMiniKit();
+applySafeAreaInsets();
 captureDeepLinkReferral(window.location.search);
 
 const root = document.getElementById("root");

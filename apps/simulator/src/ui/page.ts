@@ -15,6 +15,8 @@ export function simulatorPage(): string {
       <div class="phone__bar"><span id="phone-user">…</span><span class="phone__badge">World App simulator</span></div>
       <div class="phone__screen">
         <iframe id="mini-app" title="Mini app" src="about:blank"></iframe>
+        <div class="notch notch--top" aria-hidden="true" hidden></div>
+        <div class="notch notch--bottom" aria-hidden="true" hidden></div>
         <div id="sheet" class="sheet" hidden role="dialog" aria-modal="true" aria-labelledby="sheet-title">
           <div class="sheet__card">
             <h2 id="sheet-title"></h2>
@@ -50,6 +52,7 @@ export function simulatorPage(): string {
     <fieldset>
       <legend>Wallet answers</legend>
       <label class="check"><input type="checkbox" id="auto-approve"> Approve wallet prompts automatically</label>
+      <label class="check"><input type="checkbox" id="notch"> Phone with a notch (safe area: 47 px top, 34 px bottom)</label>
       <label class="check"><input type="checkbox" id="verification-fails"> Next World ID verification fails</label>
       <label class="check"><input type="checkbox" id="world-id-3-proofs"> World App makes World ID 3.0 proofs (World stops on 1 April 2027)</label>
       <label class="inline">Next transaction
@@ -118,6 +121,10 @@ body { margin: 0; }
 .phone__bar { display: flex; justify-content: space-between; color: #ddd; font-size: 12px; padding: 4px 18px 8px; }
 .phone__badge { opacity: .7; }
 .phone__screen { position: relative; width: 390px; height: 844px; border-radius: 32px; overflow: hidden; background: #fff; }
+/* The system bars a phone with a notch draws over the mini app (World App's safe_area_insets: 47 px, 34 px). */
+.notch { position: absolute; left: 0; right: 0; pointer-events: none; background: rgba(0,0,0,.55); }
+.notch--top { top: 0; height: 47px; }
+.notch--bottom { bottom: 0; height: 34px; }
 #mini-app { width: 390px; height: 844px; border: 0; display: block; }
 .sheet { position: absolute; inset: 0; background: rgba(0,0,0,.45); display: flex; align-items: flex-end; }
 .sheet[hidden] { display: none; }

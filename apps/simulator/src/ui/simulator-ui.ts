@@ -25,6 +25,7 @@ export function simulatorUi(): void {
     language: string;
     languages: string[];
     autoApprove: boolean;
+    notch: boolean;
     switches: { verificationFails: boolean; nextTransaction: string; notificationAnswer: string; worldId3Proofs: boolean };
     humans: HumanView[];
     shares: { at: string; wallet: string; title: string | null; text: string | null; url: string | null }[];
@@ -100,6 +101,8 @@ export function simulatorUi(): void {
     if (language.options.length === 0) language.innerHTML = current.languages.map((code) => `<option value="${code}">${code}</option>`).join("");
     language.value = current.language;
     byId<HTMLInputElement>("auto-approve").checked = current.autoApprove;
+    byId<HTMLInputElement>("notch").checked = current.notch;
+    for (const bar of document.querySelectorAll<HTMLElement>(".notch")) bar.hidden = !current.notch;
     byId<HTMLInputElement>("verification-fails").checked = current.switches.verificationFails;
     byId<HTMLInputElement>("world-id-3-proofs").checked = current.switches.worldId3Proofs;
     byId<HTMLSelectElement>("next-transaction").value = current.switches.nextTransaction;
@@ -258,6 +261,11 @@ export function simulatorUi(): void {
       void action("Setting", () => call("/settings", { [key]: read(event.target as HTMLInputElement & HTMLSelectElement) }).then(refresh));
     });
   setting("auto-approve", "autoApprove", (element) => element.checked);
+  // World App reports the safe area at launch: the mini app is relaunched with it.
+  byId("notch").addEventListener("change", (event) => {
+    const on = (event.target as HTMLInputElement).checked;
+    void action("Setting", () => call("/settings", { notch: on }).then(refresh).then(() => launch(frame.getAttribute("src") ?? "/")));
+  });
   setting("verification-fails", "verificationFails", (element) => element.checked);
   setting("world-id-3-proofs", "worldId3Proofs", (element) => element.checked);
   setting("next-transaction", "nextTransaction", (element) => element.value);

@@ -16,3 +16,16 @@ export function worldId4Available(): boolean {
   const commands = (window as { WorldApp?: { supported_commands?: { name: string; supported_versions?: number[] }[] } }).WorldApp?.supported_commands;
   return Array.isArray(commands) && commands.some((command) => command.name === "verify" && command.supported_versions?.includes(2) === true);
 }
+
+/**
+ * World App's safe area (`WorldApp.safe_area_insets`): the system bars and its own top-right controls, which a
+ * WebView's CSS `env()` does not always report. The layout's --safe-* variables take the larger of the two.
+ */
+export function applySafeAreaInsets(root: HTMLElement = document.documentElement): void {
+  const insets = (window as { WorldApp?: { safe_area_insets?: Partial<Record<"top" | "right" | "bottom" | "left", unknown>> } }).WorldApp?.safe_area_insets;
+  if (!insets) return;
+  for (const side of ["top", "right", "bottom", "left"] as const) {
+    const value = Number(insets[side]);
+    if (Number.isFinite(value) && value > 0) root.style.setProperty(`--safe-${side}`, `max(env(safe-area-inset-${side}, 0px), ${Math.round(value)}px)`);
+  }
+}

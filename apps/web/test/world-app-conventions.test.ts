@@ -27,3 +27,15 @@ describe("monitoring and World App's optional analytics", () => {
     expect(createMonitoring(false).analyticsAllowed()).toBe(false);
   });
 });
+
+describe("World App's safe area", () => {
+  it("sets the layout's --safe-* variables from WorldApp.safe_area_insets, never below CSS env()", async () => {
+    const { applySafeAreaInsets } = await import("../src/lib/world-app/install");
+    const root = document.createElement("div");
+    (window as { WorldApp?: unknown }).WorldApp = { safe_area_insets: { top: 47, right: 0, bottom: 34.4, left: 0 } };
+    applySafeAreaInsets(root);
+    expect(root.style.getPropertyValue("--safe-top")).toBe("max(env(safe-area-inset-top, 0px), 47px)");
+    expect(root.style.getPropertyValue("--safe-bottom")).toBe("max(env(safe-area-inset-bottom, 0px), 34px)");
+    expect(root.style.getPropertyValue("--safe-left")).toBe("");
+  });
+});
