@@ -203,6 +203,8 @@ const schema = z.object({
   NOTIFICATION_INTERVAL: duration.default(5_000),
   NOTIFICATION_LEASE: duration.default(60_000),
   NOTIFICATION_MAX_ATTEMPTS: integer(1, 50).default(5),
+  /** The streak-at-risk nudge comes this long before a streak would lapse (its human has not claimed by then). */
+  STREAK_AT_RISK_WINDOW: duration.default(4 * 3_600_000),
 
   PRICE_PROVIDER: z.enum(["http", "development"]),
   /** A CoinGecko-compatible `simple/token_price` API: base URL, platform id, optional key and its header. */
@@ -293,6 +295,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       miniAppPath: raw.NOTIFICATION_MINI_APP_PATH,
       leaseMs: raw.NOTIFICATION_LEASE,
       maxAttempts: raw.NOTIFICATION_MAX_ATTEMPTS,
+      streakAtRiskWindowMs: raw.STREAK_AT_RISK_WINDOW,
     },
     prices: {
       provider: raw.PRICE_PROVIDER,

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { isWorldNotificationLanguage, messageProblem, titleProblem, worldSendNotificationProblems } from "@oro/clients";
-import { CLAIM_REMINDER, claimReminderLocalisations } from "../src/services/notifications/messages.js";
+import { CLAIM_REMINDER, STREAK_AT_RISK, claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createOutboxTransport } from "../src/services/notifications/outbox-transport.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
 import { LOCALES } from "../src/services/locales.js";
@@ -90,9 +90,12 @@ describe("POST /api/notifications/oro_claim", () => {
     const second = await post("oro_claim", user, { userAddress: user.address, locale: "ja" });
     expect(second.json()).toMatchObject({ scheduledFor: new Date((mintedAt + 2 * indexer.wait + 5) * 1000).toISOString(), replaced: true });
 
-    const jobs = await prisma().notificationJob.findMany({ where: { address: user.address } });
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ status: "pending", locale: "ja", kind: "oro_claim" });
+    const jobs = await prisma().notificationJob.findMany({ where: { address: user.address }, orderBy: { kind: "asc" } });
+    // The claim reminder, and the streak-at-risk nudge 4 h before the streak would lapse (2 × wait after the claim).
+    expect(jobs).toEqual([
+      expect.objectContaining({ status: "pending", locale: "ja", kind: "oro_claim" }),
+      expect.objectContaining({ status: "pending", locale: "ja", kind: "oro_streak_at_risk", dueAt: new Date((mintedAt + 3 * indexer.wait + 5) * 1000 - 4 * 3_600_000) }),
+    ]);
 
     // A language chosen later applies to the pending reminder too.
     await post("set_locale", user, { userAddress: user.address, locale: "es" });
@@ -113,7 +116,8 @@ describe("POST /api/notifications/oro_claim", () => {
     indexer.mint(user.account.address, ++human);
     const responses = await Promise.all(Array.from({ length: 100 }, () => post("oro_claim", user, { userAddress: user.address, locale: "en" })));
     expect(responses.every((response) => response.statusCode === 200)).toBe(true);
-    expect(await prisma().notificationJob.count({ where: { address: user.address, status: "pending" } })).toBe(1);
+    expect(await prisma().notificationJob.count({ where: { address: user.address, status: "pending", kind: "oro_claim" } })).toBe(1);
+    expect(await prisma().notificationJob.count({ where: { address: user.address, status: "pending", kind: "oro_streak_at_risk" } })).toBe(1);
   });
 
   it("answers 503 REMINDER_UNAVAILABLE while the indexer is down, and needs a session", async () => {
@@ -142,7 +146,7 @@ describe("sending reminders (development outbox)", () => {
       expect.objectContaining({ language: "th", title: CLAIM_REMINDER.th.title, message: CLAIM_REMINDER.th.message }),
     ]);
     expect(sent[0]?.miniAppPath).toBe(`worldapp://mini-app?app_id=${t.config.notifications.appId}&path=%2F`);
-    expect(await prisma().notificationJob.findFirst({ where: { address: user.address } })).toMatchObject({ status: "sent", result: "sent" });
+    expect(await prisma().notificationJob.findFirst({ where: { address: user.address, kind: "oro_claim" } })).toMatchObject({ status: "sent", result: "sent" });
 
     await runAt(indexer.wait * 1000 + 120_000);
     expect(await prisma().notificationOutbox.count({ where: { address: user.address } })).toBe(1);
@@ -170,6 +174,65 @@ describe("sending reminders (development outbox)", () => {
       expect(messageProblem(text.message), locale).toBeUndefined();
       if (locale !== "en") expect(text.message).not.toBe(CLAIM_REMINDER.en.message);
     }
+  });
+
+  it("the streak-at-risk nudge: once, hours before the streak would lapse, only to a human who has not claimed, one push a day", async () => {
+    const wait = indexer.wait;
+    // A three-day wait puts the nudge (lapse − 4 h) on another day than the claim reminder, whatever the clock says.
+    indexer.wait = 3 * 86_400;
+    try {
+      const idle = await newUser(t.app);
+      const claimer = await newUser(t.app);
+      for (const user of [idle, claimer]) {
+        indexer.mint(user.account.address, ++human);
+        await post("oro_claim", user, { userAddress: user.address, locale: "es" });
+      }
+      const lapse = 2 * indexer.wait * 1000;
+      const nudges = (address: string) => prisma().notificationOutbox.findMany({ where: { address, title: { in: Object.values(STREAK_AT_RISK).map((text) => text.title) } } });
+      await runAt(indexer.wait * 1000 + 1_000); // the claim reminders
+      // The claimer claims again on the last day (a claim from another phone: no new schedule here).
+      indexer.mint(claimer.account.address, human, Math.floor(Date.now() / 1000) + 2 * indexer.wait - 6 * 3600);
+      await runAt(lapse - 4 * 3_600_000 - 60_000);
+      expect(await nudges(idle.address)).toHaveLength(0);
+      await runAt(lapse - 4 * 3_600_000 + 60_000);
+      expect(await nudges(idle.address)).toEqual([expect.objectContaining({ language: "es", title: STREAK_AT_RISK.es.title, message: STREAK_AT_RISK.es.message })]);
+      expect(STREAK_AT_RISK.es.message).toContain("${username}");
+      // The claimer's nudge moved with the claim: nothing now.
+      expect(await nudges(claimer.address)).toHaveLength(0);
+      expect(await prisma().notificationJob.findFirst({ where: { address: claimer.address, kind: "oro_streak_at_risk", status: "pending" } })).not.toBeNull();
+      // Once only.
+      await runAt(lapse - 3_600_000);
+      expect(await nudges(idle.address)).toHaveLength(1);
+      for (const [locale, text] of Object.entries(STREAK_AT_RISK)) {
+        expect(titleProblem(text.title), locale).toBeUndefined();
+        expect(messageProblem(text.message), locale).toBeUndefined();
+      }
+    } finally {
+      indexer.wait = wait;
+    }
+  });
+
+  it("no nudge when a reminder already reached the address that day, nor once the streak has lapsed", async () => {
+    const today = await newUser(t.app);
+    const lapsed = await newUser(t.app);
+    indexer.mint(today.account.address, ++human);
+    indexer.mint(lapsed.account.address, ++human);
+    await post("oro_claim", today, { userAddress: today.address, locale: "en" });
+    await post("oro_claim", lapsed, { userAddress: lapsed.address, locale: "en" });
+    const nudgeAt = 2 * indexer.wait * 1000 - 4 * 3_600_000 + 60_000;
+    // A reminder sent to `today` earlier the same (UTC) day as the nudge.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + nudgeAt });
+    const sentAt = new Date(new Date().setUTCHours(0, 0, 1, 0));
+    vi.useRealTimers();
+    await prisma().notificationJob.create({ data: { kind: "oro_claim", address: today.address, locale: "en", dueAt: sentAt, status: "sent", sentAt } });
+    await prisma().notificationJob.updateMany({ where: { address: { in: [today.address, lapsed.address] }, kind: "oro_claim", status: "pending" }, data: { status: "cancelled" } });
+    // `lapsed` is checked when the streak has already lapsed.
+    await prisma().notificationJob.updateMany({ where: { address: lapsed.address, kind: "oro_streak_at_risk" }, data: { dueAt: new Date(Date.now() + 2 * indexer.wait * 1000 + 60_000) } });
+    await runAt(nudgeAt);
+    expect(await prisma().notificationJob.findFirst({ where: { address: today.address, kind: "oro_streak_at_risk" } })).toMatchObject({ status: "not_delivered" });
+    await runAt(2 * indexer.wait * 1000 + 120_000);
+    expect(await prisma().notificationJob.findFirst({ where: { address: lapsed.address, kind: "oro_streak_at_risk" } })).toMatchObject({ status: "cancelled" });
+    expect(await prisma().notificationOutbox.count({ where: { address: { in: [today.address, lapsed.address] } } })).toBe(0);
   });
 
   it("the development outbox refuses what World's API refuses (a language World lacks, as every request carried before)", async () => {

@@ -169,6 +169,7 @@ export default fp<ServicesOptions>(
       miniAppPath: config.notifications.miniAppPath,
       leaseMs: config.notifications.leaseMs,
       maxAttempts: config.notifications.maxAttempts,
+      streakAtRiskWindowMs: config.notifications.streakAtRiskWindowMs,
       log: fastify.log.child({ service: "notifications" }),
       clock,
     });

@@ -26,7 +26,30 @@ export const CLAIM_REMINDER: Record<Locale, Omit<Localisation, "language">> = {
   th: { title: "ORO ของคุณพร้อมแล้ว", message: "คุณรับ ORO ประจำวันได้แล้ว รับเลยตอนนี้เพื่อรักษาสถิติต่อเนื่องของคุณ!" },
 };
 
+/**
+ * The streak-at-risk nudge: the human's streak lapses within hours and they have not claimed. World App puts the
+ * user's name in place of `${username}` (in the message only: beside it a title may have just 16 characters).
+ */
+export const STREAK_AT_RISK: Record<Locale, Omit<Localisation, "language">> = {
+  en: { title: "Your streak ends soon", message: "${username}, claim your ORO today to keep your streak alive." },
+  es: { title: "Tu racha termina pronto", message: "${username}, reclama tu ORO hoy para mantener viva tu racha." },
+  fil: { title: "Matatapos na ang streak mo", message: "${username}, i-claim ang ORO mo ngayon para hindi maputol ang streak mo." },
+  id: { title: "Streakmu segera berakhir", message: "${username}, klaim ORO-mu hari ini agar streak-mu tetap berjalan." },
+  ja: { title: "連続記録がまもなく途切れます", message: "${username} さん、今日 ORO を受け取って連続記録を守りましょう。" },
+  ko: { title: "연속 기록이 곧 끊겨요", message: "${username}님, 오늘 ORO를 받고 연속 기록을 이어가세요." },
+  pt: { title: "Sua sequência acaba logo", message: "${username}, resgate seu ORO hoje para manter sua sequência." },
+  th: { title: "สถิติต่อเนื่องใกล้หมดแล้ว", message: "${username} รับ ORO วันนี้เพื่อรักษาสถิติต่อเนื่องของคุณ" },
+};
+
+function localisations(texts: Record<Locale, Omit<Localisation, "language">>): Localisation[] {
+  return LOCALES.flatMap((language) => (isWorldNotificationLanguage(language) ? [{ language, ...texts[language] }] : []));
+}
+
 /** The reminder in each of our languages that World accepts. */
 export function claimReminderLocalisations(): Localisation[] {
-  return LOCALES.flatMap((language) => (isWorldNotificationLanguage(language) ? [{ language, ...CLAIM_REMINDER[language] }] : []));
+  return localisations(CLAIM_REMINDER);
+}
+
+export function streakAtRiskLocalisations(): Localisation[] {
+  return localisations(STREAK_AT_RISK);
 }

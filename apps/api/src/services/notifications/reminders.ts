@@ -6,10 +6,12 @@ import { wallClock, type ChainClock } from "../chain-clock.js";
 import { ApiError } from "../errors.js";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
 import { toLocale, type Locale } from "../locales.js";
-import { claimReminderLocalisations } from "./messages.js";
+import { claimReminderLocalisations, streakAtRiskLocalisations, type Localisation } from "./messages.js";
 import { miniAppLink, TransportError, type NotificationTransport, type Recipient } from "./transport.js";
 
 export const CLAIM_REMINDER_KIND = "oro_claim";
+/** The nudge before a streak lapses: scheduled with the claim reminder, sent only if the human has not claimed. */
+export const STREAK_AT_RISK_KIND = "oro_streak_at_risk";
 
 export interface ReminderServiceOptions {
   prisma: PrismaClient;
@@ -20,6 +22,8 @@ export interface ReminderServiceOptions {
   /** How long a worker holds the jobs it is sending. */
   leaseMs: number;
   maxAttempts: number;
+  /** How long before a streak would lapse the nudge comes (default 4 h). */
+  streakAtRiskWindowMs?: number;
   log: FastifyBaseLogger;
   /** When jobs are due: the wall clock, or the chain's when it runs ahead (a local chain moved forward). */
   clock?: ChainClock;
@@ -43,6 +47,7 @@ const BASE_RETRY_MS = 30_000;
 
 interface LeasedJob {
   id: string;
+  kind: string;
   address: string;
   locale: string;
   attempts: number;
@@ -69,6 +74,7 @@ export function createReminderService(options: ReminderServiceOptions) {
   const clock = options.clock ?? wallClock;
   const workerId = randomUUID();
   const link = miniAppLink(options.appId, options.miniAppPath);
+  const riskWindowMs = options.streakAtRiskWindowMs ?? 4 * 3_600_000;
 
   async function setLocale(address: Address, locale: Locale): Promise<void> {
     const lower = address.toLowerCase();
@@ -76,14 +82,21 @@ export function createReminderService(options: ReminderServiceOptions) {
     await prisma.notificationJob.updateMany({ where: { address: lower, status: "pending" }, data: { locale } });
   }
 
-  /** When the address's next claim opens: the indexer's `nextMintAt`, or now + wait while the last mint is not indexed yet. */
-  async function nextClaimAt(address: Address): Promise<Date> {
+  /**
+   * When the address's next claim opens and when its streak would lapse (the streak rule: the next claim within
+   * 2 × wait of the last): the indexer's times, or from now while the last mint is not indexed yet.
+   */
+  async function nextClaimAt(address: Address): Promise<{ claimAt: Date; lapseAt: Date }> {
     try {
       const streak = await indexer.streak(address);
       const now = clock.now().getTime();
-      if (streak.nextMintAt !== null && streak.nextMintAt * 1000 > now) return new Date(streak.nextMintAt * 1000);
+      if (streak.nextMintAt !== null && streak.nextMintAt * 1000 > now) {
+        const lapseAt = streak.streakExpiresAt ?? streak.nextMintAt;
+        return { claimAt: new Date(streak.nextMintAt * 1000), lapseAt: new Date(lapseAt * 1000) };
+      }
       // The reminder is asked for right after a claim, which the indexer may not have seen yet.
-      return new Date(now + (await indexer.waitBetweenMints()) * 1000);
+      const wait = (await indexer.waitBetweenMints()) * 1000;
+      return { claimAt: new Date(now + wait), lapseAt: new Date(now + 2 * wait) };
     } catch (error) {
       if (!(error instanceof IndexerUnavailableError)) throw error;
       log.warn({ err: error }, "cannot schedule a reminder: indexer unavailable");
@@ -93,17 +106,25 @@ export function createReminderService(options: ReminderServiceOptions) {
 
   async function scheduleClaimReminder(address: Address, locale: Locale): Promise<ScheduledReminder> {
     const lower = address.toLowerCase();
-    const dueAt = await nextClaimAt(address);
+    const { claimAt, lapseAt } = await nextClaimAt(address);
     await prisma.notificationPreference.upsert({ where: { address: lower }, create: { address: lower, locale }, update: { locale } });
+    const row = await upsertJob(CLAIM_REMINDER_KIND, lower, locale, claimAt);
+    // The nudge goes with it, moved by every claim; it is checked again against the chain when it comes due.
+    await upsertJob(STREAK_AT_RISK_KIND, lower, locale, new Date(Math.max(claimAt.getTime(), lapseAt.getTime() - riskWindowMs)));
+    return { scheduledFor: row.due_at, replaced: !row.inserted };
+  }
+
+  /** One pending job per (address, kind): scheduling again moves it. */
+  async function upsertJob(kind: string, address: string, locale: Locale, dueAt: Date) {
     const now = new Date();
     const [row] = await prisma.$queryRaw<{ due_at: Date; inserted: boolean }[]>`
       INSERT INTO "notification_job" ("id", "kind", "address", "locale", "due_at", "status", "created_at", "updated_at")
-      VALUES (${randomUUID()}, ${CLAIM_REMINDER_KIND}, ${lower}, ${locale}, ${dueAt}, 'pending', ${now}, ${now})
+      VALUES (${randomUUID()}, ${kind}, ${address}, ${locale}, ${dueAt}, 'pending', ${now}, ${now})
       ON CONFLICT ("address", "kind") WHERE "status" = 'pending'
       DO UPDATE SET "due_at" = EXCLUDED."due_at", "locale" = EXCLUDED."locale", "updated_at" = EXCLUDED."updated_at"
       RETURNING "due_at", (xmax = 0) AS inserted`;
     if (!row) throw new Error("scheduling a reminder returned no row");
-    return { scheduledFor: row.due_at, replaced: !row.inserted };
+    return row;
   }
 
   /** Jobs left `sending` by a worker that stopped: at most once means they are not sent again. */
@@ -129,7 +150,7 @@ export function createReminderService(options: ReminderServiceOptions) {
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED)
          AND "status" = 'pending'
-      RETURNING "id", "address", "locale", "attempts"`;
+      RETURNING "id", "kind", "address", "locale", "attempts"`;
   }
 
   async function retryLater(jobs: LeasedJob[], error: TransportError, summary: RunSummary): Promise<void> {
@@ -145,7 +166,7 @@ export function createReminderService(options: ReminderServiceOptions) {
       const dueAt = new Date(Date.now() + BASE_RETRY_MS * 2 ** (job.attempts - 1));
       // A newer reminder for the address may be pending meanwhile: then this one is superseded.
       const superseded = await prisma.notificationJob.count({
-        where: { address: job.address, kind: CLAIM_REMINDER_KIND, status: "pending" },
+        where: { address: job.address, kind: job.kind, status: "pending" },
       });
       await prisma.notificationJob.update({
         where: { id: job.id },
@@ -157,11 +178,52 @@ export function createReminderService(options: ReminderServiceOptions) {
     }
   }
 
-  async function sendBatch(jobs: LeasedJob[], summary: RunSummary): Promise<void> {
+  /**
+   * The nudges still worth sending: the streak is alive, within the window before it lapses (a claim since moved the
+   * lapse later: the nudge moves with it), and no reminder reached the address today (World's one push a day).
+   */
+  async function vetStreakNudges(jobs: LeasedJob[], summary: RunSummary): Promise<LeasedJob[]> {
+    const now = clock.now().getTime();
+    const dayStart = new Date(new Date().setUTCHours(0, 0, 0, 0));
+    const due: LeasedJob[] = [];
+    for (const job of jobs) {
+      let streak;
+      try {
+        streak = await indexer.streak(job.address as Address);
+      } catch (error) {
+        if (!(error instanceof IndexerUnavailableError)) throw error;
+        await retryLater([job], new TransportError("the indexer did not answer: the streak cannot be checked", true), summary);
+        continue;
+      }
+      const lapseAt = streak.streakExpiresAt === null ? null : streak.streakExpiresAt * 1000;
+      if (streak.currentStreak === 0 || lapseAt === null || now >= lapseAt) {
+        await prisma.notificationJob.update({ where: { id: job.id }, data: { status: "cancelled", lockedUntil: null, result: "the streak had already lapsed" } });
+        continue;
+      }
+      if (now < lapseAt - riskWindowMs) {
+        await prisma.notificationJob.update({
+          where: { id: job.id },
+          data: { status: "pending", dueAt: new Date(lapseAt - riskWindowMs), lockedUntil: null, lockedBy: null, attempts: { decrement: 1 }, result: "claimed since: moved" },
+        });
+        continue;
+      }
+      const sentToday = await prisma.notificationJob.count({ where: { address: job.address, status: "sent", sentAt: { gte: dayStart } } });
+      if (sentToday > 0) {
+        await prisma.notificationJob.update({ where: { id: job.id }, data: { status: "not_delivered", lockedUntil: null, result: "one reminder a day: one was sent today" } });
+        summary.notDelivered++;
+        continue;
+      }
+      due.push(job);
+    }
+    return due;
+  }
+
+  async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<void> {
+    if (jobs.length === 0) return;
     const recipients: Recipient[] = jobs.map((job) => ({ jobId: job.id, address: job.address, locale: toLocale(job.locale) }));
     let results;
     try {
-      results = await transport.send(recipients, { localisations: claimReminderLocalisations(), miniAppPath: link });
+      results = await transport.send(recipients, { localisations: texts, miniAppPath: link });
     } catch (error) {
       const failure = error instanceof TransportError ? error : new TransportError((error as Error).message, false);
       // Not retryable means a defect of ours or a request that may have arrived: an operator must look.
@@ -197,7 +259,9 @@ export function createReminderService(options: ReminderServiceOptions) {
     for (let batch = 0; batch < maxBatches; batch++) {
       const jobs = await lease(clock.now(), transport.maxRecipients);
       if (jobs.length === 0) break;
-      await sendBatch(jobs, summary);
+      // One request per kind: the texts differ; the nudges are checked against the chain first.
+      await sendBatch(jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
+      await sendBatch(await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary), summary, streakAtRiskLocalisations());
     }
     return summary;
   }
