@@ -24,6 +24,8 @@ export default defineConfig(({ mode }) => {
       target: "es2022",
       sourcemap: false,
       chunkSizeWarningLimit: 700,
+      // World App WebViews (iOS Safari 17+, Android Chromium) support <link rel=modulepreload>: no polyfill needed.
+      modulePreload: { polyfill: false },
     },
   };
 });

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readStored } from "../src/lib/storage";
 import { WorldAppError } from "../src/lib/world-app/errors";
-import { oroClaimScreenAbi } from "@oro/clients";
+import { oroWorldId4CallsAbi } from "@oro/clients";
 import { decodeFunctionData } from "viem";
 import { DAY, USER, devWorldId4Verification } from "./fakes";
 import { flush, renderApp } from "./render-app";
@@ -182,7 +182,7 @@ describe("claim screen: a World ID 4.0 human", () => {
   const sentFunctions = (app: ReturnType<typeof renderApp>) =>
     app.fakes.calls
       .filter((call) => call.name === "sendTransaction")
-      .map((call) => decodeFunctionData({ abi: oroClaimScreenAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName);
+      .map((call) => decodeFunctionData({ abi: oroWorldId4CallsAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName);
 
   it("a newcomer's verification enrols them: the slide sends the enrolment, the next claim proves the session afresh", async () => {
     const app = renderApp({ signedIn: true, options: { lastMintedSecondsAgo: null, worldId4: true, mintConfirmsAfterReads: 1 } });
@@ -250,7 +250,7 @@ describe("claim screen: a 3.0 human and the move to World ID 4.0", () => {
     await userEvent.click(within(card).getByRole("button", { name: "Move to World ID 4.0" }));
     await waitFor(() => expect(readStored("worldId4")?.idkitSessionId).toMatch(/^session_/), { timeout: 5000 });
     const sent = app.fakes.calls.filter((call) => call.name === "sendTransaction");
-    expect(sent.map((call) => decodeFunctionData({ abi: oroClaimScreenAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName)).toEqual(["moveToWorldId4Session"]);
+    expect(sent.map((call) => decodeFunctionData({ abi: oroWorldId4CallsAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName)).toEqual(["moveToWorldId4Session"]);
     // Moved: no invitation, and the countdown still follows the chain (the session carries the last claim).
     await waitFor(() => expect(screen.queryByRole("region", { name: "Move to World ID 4.0" })).not.toBeInTheDocument());
     expect(screen.getByRole("timer")).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { buildDevProof, devEnrolmentProofs, devNullifierHash, devSessionProof, idkitSessionIdOf, oroClaimScreenAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
+import { buildDevProof, devEnrolmentProofs, devNullifierHash, devSessionProof, idkitSessionIdOf, oroWorldId4CallsAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
 import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
 import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
 import { ApiRequestError as PollApiError, type Poll } from "../src/lib/api";
@@ -6,6 +6,7 @@ import type { MintData } from "../src/lib/chain";
 import type { Monitoring } from "../src/lib/monitoring";
 import type { ChainService, Services, WalletService } from "../src/lib/services";
 import { writeStored } from "../src/lib/storage";
+import { buildMoveCall, buildWorldId4Call, decodeEnrolment, encodeEnrolment } from "../src/lib/world-id-calls";
 import type { NotificationPermissionOutcome } from "../src/lib/world-app/request-permission";
 import type { WorldId3Verification, WorldId4Verification } from "../src/lib/world-app/verify";
 
@@ -33,7 +34,7 @@ const DEV_SETTINGS = { rpId: 0x7a69n, enrolmentAction: 1n };
 /** A World ID 4.0 newcomer's enrolment (a session and its proofs), as World App would answer it. */
 export function devWorldId4Verification(): WorldId4Verification {
   const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs("test-human-4", USER, 1n, DEV_SETTINGS, 1_800_000_000n, 0n);
-  return { version: "4.0", idkitSessionId: idkitSessionIdOf(sessionId, sessionSeed), enrolment: { uniqueness, session } };
+  return { version: "4.0", idkitSessionId: idkitSessionIdOf(sessionId, sessionSeed), enrolment: encodeEnrolment({ uniqueness, session }) };
 }
 
 export const DEFAULT_POLLS: Poll[] = [
@@ -237,29 +238,16 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     },
     readWaitBetweenMints: () => Promise.resolve(BigInt(DAY)),
     readWorldIdSettings: () => Promise.resolve({ worldId3Closed: options.worldId3Closed ?? false, genesisCutoff: 1_780_272_000, chainNow: nowSeconds() }),
-    buildMoveCall: (proofs, receiver) => ({
-      to: TOKEN,
-      data: encodeFunctionData({
-        abi: oroClaimScreenAbi,
-        functionName: "moveToWorldId4Session",
-        args: [receiver, proofs.worldId3.merkleRoot, proofs.worldId3.nullifierHash, proofs.worldId3.proof, proofs.enrolment.uniqueness, 1n, proofs.enrolment.session],
-      }),
-    }),
+    // The real encoders of the World ID 4.0 calls (the app's own module).
+    buildMoveCall: (proofs, receiver) => Promise.resolve(buildMoveCall(proofs, receiver)),
+    buildWorldId4Call: (verification, receiver, sessionProof) => Promise.resolve(buildWorldId4Call(verification, receiver, sessionProof)),
     readAmountPerMint: () => Promise.resolve(HALF_ORO),
     readTotalSupply: () => (options.totalSupplyWei instanceof Error ? Promise.reject(options.totalSupplyWei) : Promise.resolve(options.totalSupplyWei ?? 1_234_567_500_000_000_000_000_000n)),
     readOroBalance: () => {
       const balance = options.balanceWei ?? 12_340_000_000_000_000_000n;
       return balance instanceof Error ? Promise.reject(balance) : Promise.resolve(balance);
     },
-    buildMintCall: (verification, receiver, sessionProof) => {
-      if (verification.version === "4.0") {
-        const { enrolment } = verification;
-        if (enrolment) {
-          return { to: TOKEN, data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4Session", args: [receiver, enrolment.uniqueness, enrolment.session, 1n] }) };
-        }
-        if (!sessionProof) throw new Error("a 4.0 claim needs a session proof");
-        return { to: TOKEN, data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "claimWithSession", args: [receiver, sessionProof] }) };
-      }
+    buildMintCall: (verification, receiver) => {
       return {
       to: TOKEN,
       data: encodeFunctionData({
@@ -312,7 +300,14 @@ export function createFakes(options: FakeOptions = {}): Fakes {
         pendingVouchers.set(voucher.nonce.toString(), options.voucherConfirmsAfterReads ?? 1);
         return Promise.resolve({ id: options.voucherClaimWithoutId ? ("" as `0x${string}`) : ("0xc1a1" as const), via: "world-app" as const });
       }
-      if (decodeFunctionData({ abi: oroClaimScreenAbi, data: call.data }).functionName === "moveToWorldId4Session") {
+      const worldId4Call = (() => {
+        try {
+          return decodeFunctionData({ abi: oroWorldId4CallsAbi, data: call.data }).functionName;
+        } catch {
+          return null;
+        }
+      })();
+      if (worldId4Call === "moveToWorldId4Session") {
         moved = true;
         return Promise.resolve({ id: "0xabd", via: "world-app" as const });
       }
@@ -332,7 +327,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       await sign("claim");
       const { idkitSessionId, enrolment } = devWorldId4Verification();
       if (!enrolment) throw new Error("no enrolment");
-      return { idkitSessionId, enrolment, worldId3: devVerification() };
+      return { idkitSessionId, enrolment: decodeEnrolment(enrolment), worldId3: devVerification() };
     },
     proveSession: async (idkitSessionId, receiver, sign) => {
       record("proveSession", idkitSessionId);

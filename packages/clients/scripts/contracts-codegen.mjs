@@ -28,8 +28,10 @@ const CONTRACTS = [
  */
 const SUBSETS = [
   ["contracts/Oro.sol", "Oro", "oroClaimScreenAbi", "oro-claim-screen",
-    ["mint", "waitBetweenMints", "nullifierHashMintData", "amountPerMint", "totalSupply", "balanceOf",
-      "sessionMintData", "worldIdStatus", "enrolInWorldId4Session", "claimWithSession", "moveToWorldId4Session"]],
+    ["mint", "waitBetweenMints", "nullifierHashMintData", "amountPerMint", "totalSupply", "balanceOf"]],
+  // World ID 4.0's reads and calls (their proof structs weigh): loaded once a human is on 4.0, or moving to it.
+  ["contracts/Oro.sol", "Oro", "oroWorldId4CallsAbi", "oro-world-id-4-calls",
+    ["sessionMintData", "worldIdStatus", "enrolInWorldId4Session", "claimWithSession", "moveToWorldId4Session"]],
 ];
 
 const HEADER = [

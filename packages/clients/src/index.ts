@@ -1,5 +1,6 @@
 export * from "./generated/contracts.js";
 export * from "./world-id.js";
+export * from "./session-id.js";
 export * from "./referral-voucher.js";
 export * from "./referral-message.js";
 export * from "./api-client.js";

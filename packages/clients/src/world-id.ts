@@ -1,3 +1,4 @@
+import { sessionIdOf } from "./session-id.js";
 import { encodeAbiParameters, encodePacked, keccak256, stringToBytes, stringToHex, toHex, type Address, type Hex } from "viem";
 
 /** World ID's Orb group, the only group whose proofs mint ORO. */
@@ -23,7 +24,7 @@ export function externalNullifierHashOf(appId: string, action: string): bigint {
 export type WorldIdProof = readonly [bigint, bigint, bigint, bigint, bigint, bigint, bigint, bigint];
 
 /** The root that development proofs use unless told otherwise (any value works with the mock router). */
-export const DEV_MERKLE_ROOT = hashToField(toHex(stringToBytes("oro-development-merkle-root")));
+export const DEV_MERKLE_ROOT = /*#__PURE__*/ hashToField(toHex(stringToBytes("oro-development-merkle-root")));
 
 /** A stable nullifier hash for a named development human ("alice" is always the same human). */
 export function devNullifierHash(humanName: string): bigint {
@@ -78,7 +79,7 @@ export function buildDevProof(request: DevProofRequest): DevProof {
 export const PROOF_OF_HUMAN_SCHEMA = 1n;
 
 /** The root development 4.0 proofs are made against (MockWorldIdVerifier.DEV_ROOT). */
-export const DEV_WORLD_ID_4_ROOT = hashToField(toHex(stringToBytes("oro-development-world-id-4-root")));
+export const DEV_WORLD_ID_4_ROOT = /*#__PURE__*/ hashToField(toHex(stringToBytes("oro-development-world-id-4-root")));
 
 /** World ID 4.0's action field: keccak256 of the action string shifted into the field (no app id, unlike 3.0). */
 export function worldId4ActionOf(action: string): bigint {
@@ -89,32 +90,6 @@ export function worldId4ActionOf(action: string): bigint {
 export function rpIdOf(rpId: string): bigint {
   if (!/^rp_[0-9a-fA-F]{16}$/.test(rpId)) throw new Error(`an rp id is rp_ followed by 16 hex digits, not ${JSON.stringify(rpId)}`);
   return BigInt(`0x${rpId.slice(3)}`);
-}
-
-const IDKIT_SESSION_ID = /^session_[0-9a-f]{64}01[0-9a-f]{62}$/;
-
-/** Whether a string is an IDKit session id: `session_` + the commitment + the OPRF seed (World's prefix byte 0x01). */
-export function isIdkitSessionId(value: string): value is `session_${string}` {
-  return IDKIT_SESSION_ID.test(value);
-}
-
-/** The session id the contract takes: the commitment, the first 32 bytes of IDKit's `session_<128 hex>`. */
-export function sessionIdOf(idkitSessionId: string): bigint {
-  if (!isIdkitSessionId(idkitSessionId)) throw new Error("a session id is session_, the commitment and the OPRF seed (64 hex digits each, the seed's first byte 01)");
-  return BigInt(`0x${idkitSessionId.slice(8, 72)}`);
-}
-
-/** The OPRF seed half of an IDKit session id, which enrolment records on chain beside the commitment. */
-export function sessionSeedOf(idkitSessionId: string): bigint {
-  sessionIdOf(idkitSessionId);
-  return BigInt(`0x${idkitSessionId.slice(72)}`);
-}
-
-/** IDKit's session id from the two numbers the contract's WorldId4Enrolled event records. */
-export function idkitSessionIdOf(sessionId: bigint, sessionSeed: bigint): `session_${string}` {
-  const id = `session_${sessionId.toString(16).padStart(64, "0")}${sessionSeed.toString(16).padStart(64, "0")}`;
-  if (!isIdkitSessionId(id)) throw new Error("not a session id: the seed must start with World's session prefix byte 01");
-  return id;
 }
 
 /** The IDKit signal of an enrolment's uniqueness proof: the receiver and the session it chose, packed (a 0x string

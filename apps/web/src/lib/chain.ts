@@ -1,4 +1,4 @@
-import { CHAIN_IDS, oroClaimScreenAbi, sessionIdOf, sessionSeedOf, type SessionProof } from "@oro/clients";
+import { CHAIN_IDS, oroClaimScreenAbi, sessionIdOf } from "@oro/clients";
 import {
   createClient,
   decodeFunctionResult,
@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { deployment, env } from "../env";
 import type { ContractCall } from "./world-app/send-transaction";
-import type { MoveProofs, VerificationResult, WorldIdSettings } from "./world-app/verify";
+import type { VerificationResult, WorldId3Verification } from "./world-app/verify";
 
 /**
  * The chain as viem needs it here: id, name, currency and RPC. Defined here rather than imported from viem/chains,
@@ -39,7 +39,7 @@ export class MissingDeploymentError extends Error {
  * One `eth_call` to the ORO token. The reads below encode and decode with the generated ABI themselves: viem's
  * readContract would add its deployless-call and CCIP support, about 10 KiB, to the first load.
  */
-async function callOro(data: Hex): Promise<Hex> {
+export async function callOro(data: Hex): Promise<Hex> {
   return chainClient.request({ method: "eth_call", params: [{ to: oroAddress(), data }, "latest"] });
 }
 
@@ -72,25 +72,11 @@ export function mintRecordKey(record: MintRecord | null): string | null {
   return record.version === "3.0" ? `3:${record.nullifierHash}` : `4:${record.sessionId}`;
 }
 
-export async function readMintData(record: MintRecord): Promise<MintData> {
-  if (record.version === "4.0") {
-    const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "sessionMintData", args: [record.sessionId] }));
-    const [lastMintedAt, numOfMints] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "sessionMintData", data });
-    return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints) };
-  }
-  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", args: [record.nullifierHash] }));
+/** A 3.0 human's mint record (a 4.0 session's is read by lib/world-id-calls.ts, loaded on use). */
+export async function readMintData3(nullifierHash: bigint): Promise<MintData> {
+  const data = await callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", args: [nullifierHash] }));
   const [lastMintedAt, numOfMints, movedToWorldId4] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "nullifierHashMintData", data });
   return { lastMintedAt: BigInt(lastMintedAt), numOfMints: BigInt(numOfMints), movedToWorldId4 };
-}
-
-/** Whether 3.0 is closed and the enrolment cut-off, from the contract; the chain's clock beside them. */
-export async function readWorldIdSettings(): Promise<WorldIdSettings> {
-  const [data, block] = await Promise.all([
-    callOro(encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "worldIdStatus" })),
-    chainClient.request({ method: "eth_getBlockByNumber", params: ["pending", false] }),
-  ]);
-  const [worldId3Closed, , , , genesisCutoff] = decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "worldIdStatus", data });
-  return { worldId3Closed, genesisCutoff: Number(genesisCutoff), chainNow: Number(BigInt(block?.timestamp ?? "0x0")) };
 }
 
 export async function readWaitBetweenMints(): Promise<bigint> {
@@ -113,33 +99,8 @@ export async function readOroBalance(owner: Address): Promise<bigint> {
   return decodeFunctionResult({ abi: oroClaimScreenAbi, functionName: "balanceOf", data });
 }
 
-/** `moveToWorldId4Session`: a 3.0 human's history goes to their new session; their 3.0 path closes. */
-export function buildMoveCall(proofs: MoveProofs, receiver: Address): ContractCall {
-  const { worldId3, enrolment, idkitSessionId } = proofs;
-  return {
-    to: oroAddress(),
-    data: encodeFunctionData({
-      abi: oroClaimScreenAbi,
-      functionName: "moveToWorldId4Session",
-      args: [receiver, worldId3.merkleRoot, worldId3.nullifierHash, worldId3.proof, enrolment.uniqueness, sessionSeedOf(idkitSessionId), enrolment.session],
-    }),
-  };
-}
-
-/**
- * The mint call for a verified human, paying the signed-in address (the proofs' signal): a 3.0 mint, a 4.0
- * enrolment (the first claim), or a 4.0 claim with the fresh session proof `sessionProof`.
- */
-export function buildMintCall(verification: VerificationResult, receiver: Address, sessionProof?: SessionProof): ContractCall {
-  if (verification.version === "4.0") {
-    if (verification.enrolment) {
-      const { uniqueness, session } = verification.enrolment;
-      const seed = sessionSeedOf(verification.idkitSessionId);
-      return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "enrolInWorldId4Session", args: [receiver, uniqueness, session, seed] }) };
-    }
-    if (!sessionProof) throw new Error("a 4.0 claim needs a fresh session proof");
-    return { to: oroAddress(), data: encodeFunctionData({ abi: oroClaimScreenAbi, functionName: "claimWithSession", args: [receiver, sessionProof] }) };
-  }
+/** The 3.0 mint call for a verified human, paying the signed-in address (the proof's signal). */
+export function buildMintCall(verification: WorldId3Verification, receiver: Address): ContractCall {
   return {
     to: oroAddress(),
     data: encodeFunctionData({

@@ -15,20 +15,25 @@ import { signMessage } from "./world-app/sign-message";
 import { getUsername } from "./world-app/username";
 import { walletAuth } from "./world-app/wallet-auth";
 
+// World ID 4.0's reads and calls, and the World App prompts (IDKit): loaded on use, not with the first screen.
+const worldIdCalls = () => import("./world-id-calls");
+const worldIdPrompts = () => import("./world-app/verify");
+
 /** The real services: the API client, the chain through viem, and World App (or the development wallet). */
 export function createDefaultServices(): Services {
   return {
     api: createOroApi({ baseUrl: env.apiBaseUrl, token: () => readStored("session")?.token ?? null }),
     chain: {
       tokenAddress: chain.oroAddress,
-      readMintData: chain.readMintData,
-      readWorldIdSettings: chain.readWorldIdSettings,
+      readMintData: async (record) => (record.version === "3.0" ? chain.readMintData3(record.nullifierHash) : (await worldIdCalls()).readSessionMintData(record.sessionId)),
+      readWorldIdSettings: async () => (await worldIdCalls()).readWorldIdSettings(),
       readWaitBetweenMints: chain.readWaitBetweenMints,
       readAmountPerMint: chain.readAmountPerMint,
       readOroBalance: chain.readOroBalance,
       readTotalSupply: chain.readTotalSupply,
       buildMintCall: chain.buildMintCall,
-      buildMoveCall: chain.buildMoveCall,
+      buildWorldId4Call: async (...args) => (await worldIdCalls()).buildWorldId4Call(...args),
+      buildMoveCall: async (...args) => (await worldIdCalls()).buildMoveCall(...args),
       // The ReferralClaim ABI loads with the share screen, not with the first load.
       buildVoucherClaimCall: async (claimable) => (await import("./referral-claim")).buildVoucherClaimCall(claimable),
       previewVoucherClaim: async (claimable) => (await import("./referral-claim")).previewVoucherClaim(claimable),
@@ -40,9 +45,9 @@ export function createDefaultServices(): Services {
       sendTransaction,
       signMessage,
       // World ID (its IDKit calls and the 4.0 proof parsing) loads when the user verifies or claims.
-      verifyHuman: async (...args) => (await import("./world-app/verify")).verifyHuman(...args),
-      proveSession: async (...args) => (await import("./world-app/verify")).proveSession(...args),
-      moveProofs: async (...args) => (await import("./world-app/verify")).moveProofs(...args),
+      verifyHuman: async (...args) => (await worldIdPrompts()).verifyHuman(...args),
+      proveSession: async (...args) => (await worldIdPrompts()).proveSession(...args),
+      moveProofs: async (...args) => (await worldIdPrompts()).moveProofs(...args),
       worldId4Available: () => isInWorldApp() && worldId4Available(),
       share,
       requestNotificationPermission,

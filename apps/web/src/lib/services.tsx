@@ -12,7 +12,7 @@ import type { HapticMoment } from "./world-app/haptics";
 import type { ShareContent } from "./world-app/share";
 import type { SignedMessage } from "./world-app/sign-message";
 import type { SessionProof } from "@oro/clients";
-import type { MoveProofs, SignWorldIdRequest, VerificationResult, WorldIdSettings } from "./world-app/verify";
+import type { MoveProofs, SignWorldIdRequest, VerificationResult, WorldId3Verification, WorldId4Verification, WorldIdSettings } from "./world-app/verify";
 import type { WalletAuthRequest, WalletAuthSignature } from "./world-app/wallet-auth";
 
 /** Chain reads and the mint call, through viem with the generated ABI and addresses. */
@@ -24,8 +24,10 @@ export interface ChainService {
   readAmountPerMint(): Promise<bigint>;
   readOroBalance(owner: Address): Promise<bigint>;
   readTotalSupply(): Promise<bigint>;
-  buildMintCall(verification: VerificationResult, receiver: Address, sessionProof?: SessionProof): ContractCall;
-  buildMoveCall(proofs: MoveProofs, receiver: Address): ContractCall;
+  buildMintCall(verification: WorldId3Verification, receiver: Address): ContractCall;
+  /** A 4.0 enrolment, or a 4.0 claim with a fresh session proof (the module loads on first use). */
+  buildWorldId4Call(verification: WorldId4Verification, receiver: Address, sessionProof?: SessionProof): Promise<ContractCall>;
+  buildMoveCall(proofs: MoveProofs, receiver: Address): Promise<ContractCall>;
   /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed (its module loads on first use). */
   buildVoucherClaimCall(claimable: ClaimableSignature): Promise<ContractCall>;
   previewVoucherClaim(claimable: ClaimableSignature): Promise<VoucherPreview>;

@@ -21,6 +21,7 @@ export { mockWorldIdRouterAbi } from "./abis/mock-world-id-router.js";
 export { worldIdVerifierAbi } from "./abis/world-id-verifier.js";
 export { mockWorldIdVerifierAbi } from "./abis/mock-world-id-verifier.js";
 export { oroClaimScreenAbi } from "./abis/oro-claim-screen.js";
+export { oroWorldId4CallsAbi } from "./abis/oro-world-id-4-calls.js";
 
 /** Every recorded deployment: contract addresses with their creation blocks, and the World ID app and action. */
 export const deployments = {

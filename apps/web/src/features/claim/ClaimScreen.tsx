@@ -14,6 +14,7 @@ import { useClaim } from "./claim-context";
 import { CoinRain } from "./CoinRain";
 import { Countdown } from "./Countdown";
 import { EmailForm } from "./EmailForm";
+import { MoveToWorldId4Card } from "./MoveToWorldId4Card";
 import { PriceCard } from "./PriceCard";
 import { SlideToClaim } from "./SlideToClaim";
 import { SwapRewardModal } from "./SwapRewardModal";
@@ -21,8 +22,6 @@ import { VerifyInfoModal } from "./VerifyInfoModal";
 
 // The referral card, its modal and the acceptance load for signed-in users only, outside the first load.
 const ClaimReferral = lazy(() => import("../referral/ClaimReferral").then((module) => ({ default: module.ClaimReferral })));
-// The invitation to move to World ID 4.0 loads only for a 3.0 human whose World App can make 4.0 proofs.
-const MoveToWorldId4Card = lazy(() => import("./MoveToWorldId4Card").then((module) => ({ default: module.MoveToWorldId4Card })));
 
 /** The claim screen: one of six states, plus the after-claim extras and the modals. */
 export function ClaimScreen() {
@@ -118,11 +117,7 @@ export function ClaimScreen() {
         </section>
       )}
 
-      {offerMove && verification?.version === "3.0" && (
-        <Suspense fallback={null}>
-          <MoveToWorldId4Card address={address} verification={verification} />
-        </Suspense>
-      )}
+      {offerMove && verification?.version === "3.0" && <MoveToWorldId4Card address={address} verification={verification} />}
 
       {address && (
         <Suspense fallback={null}>

@@ -6,7 +6,7 @@ import { useServices } from "../../lib/services";
 import { isUserRejection } from "../../lib/world-app/errors";
 import type { WorldId3Verification } from "../../lib/world-app/verify";
 import { storeWorldId4 } from "../verification/use-verification";
-import { waitForMove } from "./wait-for-mint";
+import { waitForMint } from "./wait-for-mint";
 
 /**
  * Invites a 3.0 human whose World App makes 4.0 proofs to move, once: World App stops making 3.0 proofs on
@@ -21,8 +21,8 @@ export function MoveToWorldId4Card({ address, verification }: { address: Address
     mutationFn: async () => {
       const { chainNow } = await chain.readWorldIdSettings();
       const proofs = await wallet.moveProofs(address, (kind) => api.getWorldIdRequest(address, kind), chainNow);
-      await wallet.sendTransaction(chain.buildMoveCall(proofs, address));
-      await waitForMove(chain, verification.nullifierHash);
+      await wallet.sendTransaction(await chain.buildMoveCall(proofs, address));
+      await waitForMint(chain, { version: "3.0", nullifierHash: verification.nullifierHash }, "moved");
       storeWorldId4(address, { version: "4.0", idkitSessionId: proofs.idkitSessionId, enrolment: null });
       monitoring.event("moved_to_world_id_4");
       void queryClient.invalidateQueries({ queryKey: ["next-mint-at"] });

@@ -5,23 +5,16 @@ import { env } from "../../env";
 import { useServices } from "../../lib/services";
 
 /** World App's answers that have a reason of their own, beside the general one. */
-const REASONS: Record<string, "verifyInfo.alreadyJoined" | "verifyInfo.updateWorldApp" | "verifyInfo.requestExpired" | "verifyInfo.appNotAllowed"> = {
+function reasonOf(code: string): string | undefined {
   // World App discloses a human's enrolment nullifier once: they enrolled from another wallet.
-  nullifier_replayed: "verifyInfo.alreadyJoined",
-  world_id_4_not_available: "verifyInfo.updateWorldApp",
-  feature_unavailable: "verifyInfo.updateWorldApp",
+  if (code === "nullifier_replayed") return "verifyInfo.alreadyJoined";
+  if (code === "world_id_4_not_available" || code === "feature_unavailable") return "verifyInfo.updateWorldApp";
   // IDKit's own wait, or World App refusing the signed request's times: asking again signs a fresh one.
-  timeout: "verifyInfo.requestExpired",
-  rp_signature_expired: "verifyInfo.requestExpired",
-  timestamp_too_old: "verifyInfo.requestExpired",
-  timestamp_too_far_in_future: "verifyInfo.requestExpired",
-  invalid_timestamp: "verifyInfo.requestExpired",
-  duplicate_nonce: "verifyInfo.requestExpired",
+  if (/^(timeout|rp_signature_expired|timestamp_too_old|timestamp_too_far_in_future|invalid_timestamp|duplicate_nonce)$/.test(code)) return "verifyInfo.requestExpired";
   // World's portal does not (yet) know or accept ORO's relying party: nothing the user can do but wait.
-  unknown_rp: "verifyInfo.appNotAllowed",
-  inactive_rp: "verifyInfo.appNotAllowed",
-  invalid_rp_signature: "verifyInfo.appNotAllowed",
-};
+  if (/^(unknown_rp|inactive_rp|invalid_rp_signature)$/.test(code)) return "verifyInfo.appNotAllowed";
+  return undefined;
+}
 
 /**
  * Why only verified humans can claim, with the way to get verified and the swap app; `failure` is the code the
@@ -30,7 +23,7 @@ const REASONS: Record<string, "verifyInfo.alreadyJoined" | "verifyInfo.updateWor
 export function VerifyInfoModal({ open, onClose, failure = null }: { open: boolean; onClose: () => void; failure?: string | null }) {
   const { t } = useTranslation();
   const { wallet } = useServices();
-  const reason = failure ? REASONS[failure] : undefined;
+  const reason = failure ? reasonOf(failure) : undefined;
   return (
     <Modal open={open} onClose={onClose} title={t("verifyInfo.title")} art={<ShieldIcon size={56} />}>
       {reason && <p className="modal__body">{t(reason)}</p>}

@@ -92,10 +92,10 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     ...backoffRetry,
   });
 
-  // A 3.0 proof and a pending enrolment are encoded ahead; a 4.0 claim's session proof is asked for when sent.
-  const preparedCall = useMemo((): ContractCall | "session-proof" | null => {
+  // A 3.0 proof is encoded ahead; a 4.0 call is built when sent (a claim asks World App for its session proof then).
+  const preparedCall = useMemo((): ContractCall | "world-id-4" | null => {
     if (!address || !verification) return null;
-    if (verification.version === "4.0" && !verification.enrolment) return "session-proof";
+    if (verification.version === "4.0") return "world-id-4";
     try {
       return chain.buildMintCall(verification, address);
     } catch {
@@ -112,13 +112,16 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     try {
       const record = mintRecordOf(verification);
       const before = await chain.readMintData(record);
-      let call = preparedCall;
-      if (call === "session-proof" && verification.version === "4.0") {
-        const { chainNow } = await chain.readWorldIdSettings();
-        const proof = await wallet.proveSession(verification.idkitSessionId, address, (kind) => api.getWorldIdRequest(address, kind), chainNow);
-        call = chain.buildMintCall(verification, address, proof);
-      }
-      if (call === "session-proof") throw new Error("no mint call");
+      let call: ContractCall;
+      if (verification.version === "4.0") {
+        let proof;
+        if (!verification.enrolment) {
+          const { chainNow } = await chain.readWorldIdSettings();
+          proof = await wallet.proveSession(verification.idkitSessionId, address, (kind) => api.getWorldIdRequest(address, kind), chainNow);
+        }
+        call = await chain.buildWorldId4Call(verification, address, proof);
+      } else if (preparedCall !== "world-id-4") call = preparedCall;
+      else throw new Error("no mint call");
       await wallet.sendTransaction(call);
       setPhase("confirming");
       await waitForMint(chain, record, before.numOfMints);

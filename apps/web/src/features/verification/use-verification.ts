@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useMemo } from "react";
 import type { Address } from "viem";
-import type { SessionProof, UniquenessProof, WorldIdProof } from "@oro/clients";
+import type { WorldIdProof } from "@oro/clients";
 import { useServices } from "../../lib/services";
 import { useStored, writeStored } from "../../lib/storage";
-import type { PendingEnrolment, VerificationResult, WorldId4Verification } from "../../lib/world-app/verify";
+import type { VerificationResult, WorldId4Verification } from "../../lib/world-app/verify";
 
 function toProof(values: readonly string[]): WorldIdProof | null {
   if (values.length !== 8) return null;
@@ -14,34 +14,12 @@ function toProof(values: readonly string[]): WorldIdProof | null {
   return [a, b, c, d, e, f, g, h];
 }
 
-/** The enrolment proofs as stored: flat lists of decimal strings (uniqueness 8 numbers, session 10). */
-function storedEnrolment({ uniqueness: u, session: s }: PendingEnrolment) {
-  return {
-    uniqueness: [u.nullifier, u.nonce, u.expiresAtMin, ...u.proof].map(String),
-    session: [s.sessionId, ...s.sessionNullifier, s.nonce, s.expiresAtMin, ...s.proof].map(String),
-  };
-}
-
-function readEnrolment(stored: { uniqueness: string[]; session: string[] }): PendingEnrolment | null {
-  if (stored.uniqueness.length !== 8 || stored.session.length !== 10) return null;
-  try {
-    const [nullifier = 0n, uNonce = 0n, uExpires = 0n, ...uProof] = stored.uniqueness.map(BigInt);
-    const [sessionId = 0n, sn0 = 0n, sn1 = 0n, sNonce = 0n, sExpires = 0n, ...sProof] = stored.session.map(BigInt);
-    const five = (p: bigint[]) => [p[0] ?? 0n, p[1] ?? 0n, p[2] ?? 0n, p[3] ?? 0n, p[4] ?? 0n] as const;
-    const uniqueness: UniquenessProof = { nullifier, nonce: uNonce, expiresAtMin: uExpires, proof: five(uProof) };
-    const session: SessionProof = { sessionId, sessionNullifier: [sn0, sn1], nonce: sNonce, expiresAtMin: sExpires, proof: five(sProof) };
-    return { uniqueness, session };
-  } catch {
-    return null;
-  }
-}
-
 /** Keeps this address's 4.0 session (and the enrolment proofs until the enrolment lands). */
 export function storeWorldId4(address: Address, verification: WorldId4Verification) {
   writeStored("worldId4", {
     address,
     idkitSessionId: verification.idkitSessionId,
-    enrolment: verification.enrolment ? storedEnrolment(verification.enrolment) : null,
+    enrolment: verification.enrolment,
   });
 }
 
@@ -55,8 +33,7 @@ export function useVerification(address: Address | null): VerificationResult | n
   return useMemo(() => {
     if (!address) return null;
     if (stored4 && stored4.address.toLowerCase() === address.toLowerCase()) {
-      const enrolment = stored4.enrolment ? readEnrolment(stored4.enrolment) : null;
-      return { version: "4.0", idkitSessionId: stored4.idkitSessionId as `session_${string}`, enrolment };
+      return { version: "4.0", idkitSessionId: stored4.idkitSessionId as `session_${string}`, enrolment: stored4.enrolment };
     }
     if (!stored || stored.address.toLowerCase() !== address.toLowerCase()) return null;
     const proof = toProof(stored.proof);

@@ -12,8 +12,8 @@ import {
 } from "@oro/clients";
 import { decodeAbiParameters, type Address, type Hex } from "viem";
 import { deployment, env } from "../../env";
+import { encodeEnrolment } from "../world-id-calls";
 import { devFallbackAvailable, getDevWallet } from "./fallback";
-import { isInWorldApp } from "./install";
 import { WorldAppError } from "./errors";
 
 /** A World ID 3.0 proof for the claim action, ready for `mint(root, nullifierHash, proof, receiver)` (reusable). */
@@ -24,7 +24,17 @@ export interface WorldId3Verification {
   proof: WorldIdProof;
 }
 
-/** The two proofs of a 4.0 enrolment, kept until the enrolment lands (World App discloses the nullifier once). */
+/**
+ * The two proofs of a 4.0 enrolment as kept on the device until the enrolment lands (World App discloses the
+ * nullifier once): decimal strings, uniqueness [nullifier, nonce, expiresAtMin, proof×5], session [sessionId,
+ * sessionNullifier×2, nonce, expiresAtMin, proof×5]. lib/world-id-calls.ts encodes and decodes them.
+ */
+export interface StoredEnrolment {
+  uniqueness: string[];
+  session: string[];
+}
+
+/** The two proofs of a 4.0 enrolment, as the contract takes them. */
 export interface PendingEnrolment {
   uniqueness: UniquenessProof;
   session: SessionProof;
@@ -35,7 +45,7 @@ export interface WorldId4Verification {
   version: "4.0";
   idkitSessionId: `session_${string}`;
   /** Until the first claim (the enrolment) lands. */
-  enrolment: PendingEnrolment | null;
+  enrolment: StoredEnrolment | null;
 }
 
 export type VerificationResult = WorldId3Verification | WorldId4Verification;
@@ -141,7 +151,7 @@ async function enrolWorldId4(receiver: Address, sign: SignWorldIdRequest, settin
   const result = await completed(request);
   if (result.protocol_version !== "4.0") throw new WorldAppError("verify", "unexpected_proof_version");
   const uniqueness = uniquenessProofFromIdkit(firstItem(result) as unknown as IdkitUniquenessItem, result.nonce);
-  return { version: "4.0", idkitSessionId: session.idkitSessionId, enrolment: { uniqueness, session: session.proof } };
+  return { version: "4.0", idkitSessionId: session.idkitSessionId, enrolment: encodeEnrolment({ uniqueness, session: session.proof }) };
 }
 
 /**
@@ -149,7 +159,9 @@ async function enrolWorldId4(receiver: Address, sign: SignWorldIdRequest, settin
  * 4.0 enrolment (a human verified since World ID 4.0, or anyone once 3.0 is closed).
  */
 export async function verifyHuman(receiver: Address, sign: SignWorldIdRequest, settings: WorldIdSettings): Promise<VerificationResult> {
-  if (!isInWorldApp() && devFallbackAvailable()) return (await getDevWallet("verify")).verify(receiver);
+  // World App defines window.WorldApp (IDKit's own test); not MiniKit's, which would pull MiniKit into this lazy chunk.
+  const inWorldApp = Boolean((window as { WorldApp?: unknown }).WorldApp);
+  if (!inWorldApp && devFallbackAvailable()) return (await getDevWallet("verify")).verify(receiver);
   if (!settings.worldId3Closed) {
     try {
       return await verifyWorldId3(receiver, sign);
