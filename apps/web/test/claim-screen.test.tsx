@@ -204,7 +204,7 @@ describe("claim screen: a World ID 4.0 human", () => {
     // Enrolled on another device: verifying finds the session on chain (through the API) without a prompt.
     await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
     await screen.findByRole("slider");
-    expect(app.fakes.calls.some((call) => call.name === "verifyHuman")).toBe(false);
+    expect(app.fakes.calls.some((call) => call.name === "worldAppPrompt")).toBe(false);
     slideToEnd();
     expect(await screen.findByRole("heading", { name: "+0.5 ORO" }, { timeout: 5000 })).toBeInTheDocument();
     expect(app.fakes.calls.find((call) => call.name === "proveSession")?.args[0]).toBe(known);
@@ -218,7 +218,7 @@ describe("claim screen: World ID failures that say more", () => {
     renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", "nullifier_replayed") } });
     await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
     const dialog = await screen.findByRole("dialog", { name: "Only verified humans can claim" });
-    expect(within(dialog).getByText("This World ID has already joined ORO from another wallet. Open ORO from that wallet to claim.")).toBeInTheDocument();
+    expect(await within(dialog).findByText("This World ID has already joined ORO from another wallet. Open ORO from that wallet to claim.")).toBeInTheDocument();
   });
 
   it("an expired request and a relying party World App does not accept each say so", async () => {
@@ -229,7 +229,7 @@ describe("claim screen: World ID failures that say more", () => {
       const { unmount } = renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", code) } });
       await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
       const dialog = await screen.findByRole("dialog", { name: "Only verified humans can claim" });
-      expect(within(dialog).getByText(text)).toBeInTheDocument();
+      expect(await within(dialog).findByText(text)).toBeInTheDocument();
       unmount();
     }
   });
@@ -238,7 +238,7 @@ describe("claim screen: World ID failures that say more", () => {
     renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", "world_id_4_not_available") } });
     await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
     const dialog = await screen.findByRole("dialog", { name: "Only verified humans can claim" });
-    expect(within(dialog).getByText("Your World App cannot make the proof ORO needs yet. Update World App, then try again.")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Your World App cannot make the proof ORO needs yet. Update World App, then try again.")).toBeInTheDocument();
   });
 });
 

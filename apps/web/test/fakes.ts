@@ -314,10 +314,14 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       readsUntilConfirmed = options.mintConfirmsAfterReads ?? 1;
       return Promise.resolve({ id: "0xabc", via: "world-app" as const });
     },
-    verifyHuman: (signal) => {
+    verifyHuman: async (signal, _sign, context) => {
       record("verifyHuman", signal);
-      if (options.verifyError) return Promise.reject(options.verifyError);
-      return Promise.resolve(options.worldId4 ? devWorldId4Verification() : devVerification());
+      // As the real wrapper: a session the chain records for the human needs no prompt.
+      const known = await context.knownSession().catch(() => null);
+      if (known) return { version: "4.0", idkitSessionId: known, enrolment: null };
+      record("worldAppPrompt", signal);
+      if (options.verifyError) throw options.verifyError;
+      return options.worldId4 ? devWorldId4Verification() : devVerification();
     },
     worldId4Available: () => options.worldId4App ?? false,
     moveProofs: async (receiver, sign) => {

@@ -12,7 +12,7 @@ import type { HapticMoment } from "./world-app/haptics";
 import type { ShareContent } from "./world-app/share";
 import type { SignedMessage } from "./world-app/sign-message";
 import type { SessionProof } from "@oro/clients";
-import type { MoveProofs, SignWorldIdRequest, VerificationResult, WorldId3Verification, WorldId4Verification, WorldIdSettings } from "./world-app/verify";
+import type { MoveProofs, SignWorldIdRequest, VerificationResult, VerifyContext, WorldId3Verification, WorldId4Verification, WorldIdSettings } from "./world-app/verify";
 import type { WalletAuthRequest, WalletAuthSignature } from "./world-app/wallet-auth";
 
 /** Chain reads and the mint call, through viem with the generated ABI and addresses. */
@@ -41,7 +41,7 @@ export interface WalletService {
   walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
   sendTransaction(call: ContractCall): Promise<SentTransaction>;
   signMessage(message: string): Promise<SignedMessage>;
-  verifyHuman(signal: Address, sign: SignWorldIdRequest, settings: WorldIdSettings): Promise<VerificationResult>;
+  verifyHuman(signal: Address, sign: SignWorldIdRequest, context: VerifyContext): Promise<VerificationResult>;
   /** World App here can make World ID 4.0 proofs (so a 3.0 human can move). */
   worldId4Available(): boolean;
   /** The three prompts of a 3.0 human's move to a 4.0 session. */

@@ -1,5 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { loadScreenStrings } from "../../i18n";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import type { Address } from "viem";
 import { PendingButton } from "../../components/PendingButton";
 import { useServices } from "../../lib/services";
@@ -14,7 +17,12 @@ import { waitForMint } from "./wait-for-mint";
  * transaction that carries their last claim time and count to the session and closes their 3.0 path.
  */
 export function MoveToWorldId4Card({ address, verification }: { address: Address; verification: WorldId3Verification }) {
-  const { t } = useTranslation();
+  // Its words come with the on-demand screens' strings, not with the first load.
+  const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
+  const [wordsReady, setWordsReady] = useState(false);
+  useEffect(() => {
+    void loadScreenStrings().then(() => setWordsReady(true));
+  }, []);
   const { api, chain, wallet, monitoring } = useServices();
   const queryClient = useQueryClient();
   const move = useMutation({
@@ -29,6 +37,7 @@ export function MoveToWorldId4Card({ address, verification }: { address: Address
     },
   });
   const failed = move.isError && !isUserRejection(move.error);
+  if (!wordsReady) return null;
   return (
     <section className="card move-card" aria-labelledby="move-card-title">
       <h2 id="move-card-title" className="move-card__title">

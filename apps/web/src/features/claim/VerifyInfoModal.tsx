@@ -1,4 +1,7 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { loadScreenStrings } from "../../i18n";
+import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { ShieldIcon } from "../../components/Icons";
 import { Modal } from "../../components/Modal";
 import { env } from "../../env";
@@ -7,12 +10,12 @@ import { useServices } from "../../lib/services";
 /** World App's answers that have a reason of their own, beside the general one. */
 function reasonOf(code: string): string | undefined {
   // World App discloses a human's enrolment nullifier once: they enrolled from another wallet.
-  if (code === "nullifier_replayed") return "verifyInfo.alreadyJoined";
-  if (code === "world_id_4_not_available" || code === "feature_unavailable") return "verifyInfo.updateWorldApp";
+  if (code === "nullifier_replayed") return "verifyFailure.alreadyJoined";
+  if (code === "world_id_4_not_available" || code === "feature_unavailable") return "verifyFailure.updateWorldApp";
   // IDKit's own wait, or World App refusing the signed request's times: asking again signs a fresh one.
-  if (/^(timeout|rp_signature_expired|timestamp_too_old|timestamp_too_far_in_future|invalid_timestamp|duplicate_nonce)$/.test(code)) return "verifyInfo.requestExpired";
+  if (/^(timeout|rp_signature_expired|timestamp_.*|invalid_timestamp|duplicate_nonce)$/.test(code)) return "verifyFailure.requestExpired";
   // World's portal does not (yet) know or accept ORO's relying party: nothing the user can do but wait.
-  if (/^(unknown_rp|inactive_rp|invalid_rp_signature)$/.test(code)) return "verifyInfo.appNotAllowed";
+  if (/^(unknown_rp|inactive_rp|invalid_rp_signature)$/.test(code)) return "verifyFailure.appNotAllowed";
   return undefined;
 }
 
@@ -21,12 +24,17 @@ function reasonOf(code: string): string | undefined {
  * last verification failed with, when it says more.
  */
 export function VerifyInfoModal({ open, onClose, failure = null }: { open: boolean; onClose: () => void; failure?: string | null }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const reason = failure ? reasonOf(failure) : undefined;
+  // The reasons' words come with the on-demand screens' strings (a failure is rare; the first load stays small).
+  const [wordsReady, setWordsReady] = useState(false);
+  useEffect(() => {
+    if (open && reason) void loadScreenStrings().then(() => setWordsReady(true));
+  }, [open, reason]);
   return (
     <Modal open={open} onClose={onClose} title={t("verifyInfo.title")} art={<ShieldIcon size={56} />}>
-      {reason && <p className="modal__body">{t(reason)}</p>}
+      {reason && wordsReady && <p className="modal__body">{t(reason)}</p>}
       <p className="modal__body">{t("verifyInfo.body")}</p>
       <button type="button" className="button button--primary button--block" onClick={() => wallet.openUrl(env.verifyUrl)}>
         {t("verifyInfo.verifyLink")}

@@ -52,15 +52,10 @@ export function useVerify(address: Address | null, onFailure: (error: unknown) =
     mutationKey: ["verify", address],
     mutationFn: async () => {
       if (!address) throw new Error("Sign in first");
-      const known = await api.getWorldIdStatus(address).catch(() => null);
-      if (known?.idkitSessionId) {
-        const verification: WorldId4Verification = { version: "4.0", idkitSessionId: known.idkitSessionId, enrolment: null };
-        storeWorldId4(address, verification);
-        monitoring.event("verified");
-        return verification;
-      }
-      const settings = await chain.readWorldIdSettings();
-      const result = await wallet.verifyHuman(address, (kind) => api.getWorldIdRequest(address, kind), settings);
+      const result = await wallet.verifyHuman(address, (kind) => api.getWorldIdRequest(address, kind), {
+        settings: () => chain.readWorldIdSettings(),
+        knownSession: () => api.getWorldIdStatus(address).then((status) => status.idkitSessionId),
+      });
       if (result.version === "4.0") storeWorldId4(address, result);
       else {
         writeStored("verification", {

@@ -10,6 +10,8 @@ import {
   type UniquenessProof,
   type WorldIdProof,
 } from "@oro/clients";
+// IDKit (and its WASM) load with this module, which loads when the user verifies or claims (lib/default-services.ts).
+import { CredentialRequest, IDKit, orbLegacy } from "@worldcoin/idkit";
 import { decodeAbiParameters, type Address, type Hex } from "viem";
 import { deployment, env } from "../../env";
 import { encodeEnrolment } from "../world-id-calls";
@@ -88,8 +90,6 @@ function appId(): `app_${string}` {
   return id as `app_${string}`;
 }
 
-/** IDKit and its WASM are imported here only, so they load when the user verifies. */
-const idkit = () => import("@worldcoin/idkit");
 
 async function completed(request: { pollUntilCompletion(): Promise<{ success: true; result: unknown } | { success: false; error: unknown }> }) {
   const completion = await request.pollUntilCompletion();
@@ -99,7 +99,6 @@ async function completed(request: { pollUntilCompletion(): Promise<{ success: tr
 
 /** A 3.0 proof (Orb, legacy preset) for the claim action, its signal `signal`. */
 async function verifyWorldId3(signal: Hex, sign: SignWorldIdRequest): Promise<WorldId3Verification> {
-  const { IDKit, orbLegacy } = await idkit();
   const request = await IDKit.request({ app_id: appId(), action: env.claimAction, rp_context: await sign("claim"), allow_legacy_proofs: true }).preset(orbLegacy({ signal }));
   const result = await completed(request);
   if (result.protocol_version !== "3.0") throw new WorldAppError("verify", "unexpected_proof_version");
@@ -114,8 +113,7 @@ async function verifyWorldId3(signal: Hex, sign: SignWorldIdRequest): Promise<Wo
 }
 
 /** World ID 4.0 proof of human, with our signal, genesis bound and expiry floor. */
-async function proofOfHuman(signal: Hex, genesisMin: number, chainNow: number) {
-  const { CredentialRequest } = await idkit();
+function proofOfHuman(signal: Hex, genesisMin: number, chainNow: number) {
   return CredentialRequest("proof_of_human", { signal, genesis_issued_at_min: genesisMin, expires_at_min: chainNow });
 }
 
@@ -127,8 +125,7 @@ function firstItem(result: { responses: Record<string, unknown>[] }): Record<str
 
 /** A new session of this human for ORO, and its creation proof (signal: the receiver). */
 async function createSession(receiver: Address, sign: SignWorldIdRequest, genesisMin: number, chainNow: number) {
-  const { IDKit } = await idkit();
-  const request = await IDKit.createSession({ app_id: appId(), rp_context: await sign("session") }).constraints(await proofOfHuman(receiver, genesisMin, chainNow));
+  const request = await IDKit.createSession({ app_id: appId(), rp_context: await sign("session") }).constraints(proofOfHuman(receiver, genesisMin, chainNow));
   const result = await completed(request);
   const idkitSessionId = result.session_id;
   if (typeof idkitSessionId !== "string") throw new WorldAppError("verify", "unexpected_proof_version");
@@ -144,9 +141,8 @@ async function enrolWorldId4(receiver: Address, sign: SignWorldIdRequest, settin
   if (!enrolmentAction) throw new WorldAppError("verify", "missing_app_id");
   const genesisMin = settings.worldId3Closed ? 0 : settings.genesisCutoff;
   const session = await createSession(receiver, sign, genesisMin, settings.chainNow);
-  const { IDKit } = await idkit();
   const request = await IDKit.request({ app_id: appId(), action: enrolmentAction, rp_context: await sign("enrolment"), allow_legacy_proofs: false }).constraints(
-    await proofOfHuman(enrolmentSignalOf(receiver, sessionIdOf(session.idkitSessionId)), genesisMin, settings.chainNow),
+    proofOfHuman(enrolmentSignalOf(receiver, sessionIdOf(session.idkitSessionId)), genesisMin, settings.chainNow),
   );
   const result = await completed(request);
   if (result.protocol_version !== "4.0") throw new WorldAppError("verify", "unexpected_proof_version");
@@ -154,11 +150,21 @@ async function enrolWorldId4(receiver: Address, sign: SignWorldIdRequest, settin
   return { version: "4.0", idkitSessionId: session.idkitSessionId, enrolment: encodeEnrolment({ uniqueness, session: session.proof }) };
 }
 
+/** What verifying reads first: the chain's World ID settings, and a session the chain already records for the human. */
+export interface VerifyContext {
+  settings(): Promise<WorldIdSettings>;
+  knownSession(): Promise<`session_${string}` | null>;
+}
+
 /**
- * Verifies the human for `receiver`: a 3.0 proof while 3.0 is open and World App still makes one for them, else a
- * 4.0 enrolment (a human verified since World ID 4.0, or anyone once 3.0 is closed).
+ * Verifies the human for `receiver`. A session the chain already records (enrolled on another device) is taken
+ * without a prompt; else a 3.0 proof while 3.0 is open and World App still makes one for them, else a 4.0
+ * enrolment (a human verified since World ID 4.0, or anyone once 3.0 is closed).
  */
-export async function verifyHuman(receiver: Address, sign: SignWorldIdRequest, settings: WorldIdSettings): Promise<VerificationResult> {
+export async function verifyHuman(receiver: Address, sign: SignWorldIdRequest, context: VerifyContext): Promise<VerificationResult> {
+  const known = await context.knownSession().catch(() => null);
+  if (known) return { version: "4.0", idkitSessionId: known, enrolment: null };
+  const settings = await context.settings();
   // World App defines window.WorldApp (IDKit's own test); not MiniKit's, which would pull MiniKit into this lazy chunk.
   const inWorldApp = Boolean((window as { WorldApp?: unknown }).WorldApp);
   if (!inWorldApp && devFallbackAvailable()) return (await getDevWallet("verify")).verify(receiver);
@@ -174,8 +180,7 @@ export async function verifyHuman(receiver: Address, sign: SignWorldIdRequest, s
 
 /** A fresh proof of the human's session for one claim to `receiver` (World App refuses a session it does not hold). */
 export async function proveSession(idkitSessionId: `session_${string}`, receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<SessionProof> {
-  const { IDKit } = await idkit();
-  const request = await IDKit.proveSession(idkitSessionId, { app_id: appId(), rp_context: await sign("session") }).constraints(await proofOfHuman(receiver, 0, chainNow));
+  const request = await IDKit.proveSession(idkitSessionId, { app_id: appId(), rp_context: await sign("session") }).constraints(proofOfHuman(receiver, 0, chainNow));
   const result = await completed(request);
   return sessionProofFromIdkit(idkitSessionId, firstItem(result) as unknown as IdkitSessionItem, result.nonce);
 }
@@ -196,9 +201,8 @@ export async function moveProofs(receiver: Address, sign: SignWorldIdRequest, ch
   if (!enrolmentAction) throw new WorldAppError("verify", "missing_app_id");
   const session = await createSession(receiver, sign, 0, chainNow);
   const sessionId = sessionIdOf(session.idkitSessionId);
-  const { IDKit } = await idkit();
   const request = await IDKit.request({ app_id: appId(), action: enrolmentAction, rp_context: await sign("enrolment"), allow_legacy_proofs: false }).constraints(
-    await proofOfHuman(enrolmentSignalOf(receiver, sessionId), 0, chainNow),
+    proofOfHuman(enrolmentSignalOf(receiver, sessionId), 0, chainNow),
   );
   const result = await completed(request);
   if (result.protocol_version !== "4.0") throw new WorldAppError("verify", "unexpected_proof_version");
