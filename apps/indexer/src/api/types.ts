@@ -51,7 +51,6 @@ export interface ClaimsResponse {
   claims: Claim[];
 }
 
-/** GET /streaks/:address/humans — every human who ever minted to the address (sorted, each once). */
 /** GET /world-id/:address: the World ID 4.0 session of the wallet's human, if they enrolled. */
 export interface WorldIdStatusResponse {
   address: `0x${string}`;
@@ -67,6 +66,7 @@ export interface WorldIdStatusResponse {
   movedToWorldId4: boolean;
 }
 
+/** GET /streaks/:address/humans — every human who ever minted to the address (sorted, each once). */
 export interface WalletHumansResponse {
   humans: `0x${string}`[];
 }

@@ -309,18 +309,37 @@ describe("indexer against a local chain", () => {
 
   it("answers a wallet's World ID 4.0 session, whole as IDKit needs it: a mover, a human new under 4.0, a 3.0 human, nobody", async () => {
     const seedOf = (name: string) => devSessionSeed(name, 1n);
-    const heidi = (await first.get<WorldIdStatusResponse>(`/world-id/${accounts.heidi}`)).body;
-    expect(heidi.session?.idkitSessionId).toBe(idkitSessionIdOf(heidiSession, seedOf("heidi")));
-    expect(heidi.session?.human).toBe(hashOf("heidi"));
-    expect(heidi.session?.movedFrom).toBe(hashOf("heidi"));
-    expect(heidi.movedToWorldId4).toBe(true);
-    const ivy = (await first.get<WorldIdStatusResponse>(`/world-id/${accounts.ivy}`)).body;
-    expect(ivy.session?.idkitSessionId).toBe(idkitSessionIdOf(ivySession, seedOf("ivy")));
-    expect(ivy.session?.movedFrom).toBeNull();
-    expect(ivy.movedToWorldId4).toBe(false);
-    expect((await first.get<WorldIdStatusResponse>(`/world-id/${accounts.alice}`)).body).toEqual({ address: accounts.alice.toLowerCase(), session: null, movedToWorldId4: false });
-    expect((await first.get<WorldIdStatusResponse>(`/world-id/${accounts.dave}`)).body.session).toBeNull();
-    expect((await first.get<ErrorResponse>("/world-id/0x1234")).status).toBe(400);
+    const heidi = await first.get<WorldIdStatusResponse>(`/world-id/${accounts.heidi}`);
+    expect(heidi.status).toBe(200);
+    // Heidi moved: her session keeps her 3.0 key as its human, so her streak and history stay hers.
+    expect(heidi.body).toEqual({
+      address: accounts.heidi.toLowerCase() as Address,
+      session: {
+        idkitSessionId: idkitSessionIdOf(heidiSession, seedOf("heidi")),
+        sessionId: toHex(heidiSession, { size: 32 }),
+        human: hashOf("heidi"),
+        movedFrom: hashOf("heidi"),
+        enrolledAt: T0 + WAIT + 3,
+      },
+      movedToWorldId4: true,
+    } satisfies WorldIdStatusResponse);
+    const ivyHuman = toHex(devWorldId4Nullifier("ivy", rpIdOf(worldId.rpId), worldId4ActionOf(worldId.enrolmentAction)), { size: 32 });
+    const ivy = await first.get<WorldIdStatusResponse>(`/world-id/${accounts.ivy.toLowerCase()}`);
+    expect(ivy.body).toEqual({
+      address: accounts.ivy.toLowerCase() as Address,
+      session: { idkitSessionId: idkitSessionIdOf(ivySession, seedOf("ivy")), sessionId: toHex(ivySession, { size: 32 }), human: ivyHuman, movedFrom: null, enrolledAt: T0 + 4 },
+      movedToWorldId4: false,
+    } satisfies WorldIdStatusResponse);
+    for (const address of [accounts.alice, accounts.dave, "0x000000000000000000000000000000000000dead"]) {
+      const { status, body } = await first.get<WorldIdStatusResponse>(`/world-id/${address}`);
+      expect(status, address).toBe(200);
+      expect(body, address).toEqual({ address: address.toLowerCase(), session: null, movedToWorldId4: false });
+    }
+    for (const address of ["0x1234", "heidi", `${accounts.heidi}00`]) {
+      const refused = await first.get<ErrorResponse>(`/world-id/${address}`);
+      expect(refused.status, address).toBe(400);
+      expect(refused.body.error).toContain(address);
+    }
   });
 
   it("keeps stats equal to what the chain itself says", async () => {
@@ -420,6 +439,7 @@ describe("indexer against a local chain", () => {
         `/streaks/${address}/claims?limit=100&order=oldest`,
         `/referral-payouts/${address}`,
       ]),
+      ...[accounts.heidi, accounts.ivy].map((address) => `/world-id/${address}`),
       `/humans/${hashOf("alice")}`,
       `/humans/${hashOf("treasury-0")}`,
       "/referral-payouts/nonces/7",
