@@ -112,5 +112,9 @@ describe("the typed API client (@oro/clients) against the running API", () => {
 
     const request = await user.client.POST("/api/world-id/request", { params: { query: { userAddress: user.address } } });
     expect(request.data).toMatchObject({ action: "claim-tokens-action", rp_id: "rp_0000000000007a69" });
+    const session = await user.client.POST("/api/world-id/request", { params: { query: { userAddress: user.address } }, body: { kind: "session" } });
+    expect(session.data).toMatchObject({ action: null, rp_id: "rp_0000000000007a69" });
+    const status = await user.client.GET("/api/world-id/status", { params: { query: { userAddress: user.address } } });
+    expect(status.data).toEqual({ session: null, movedToWorldId4: false });
   });
 });

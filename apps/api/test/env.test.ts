@@ -1,3 +1,4 @@
+import { CHAIN_IDS, CLAIM_ACTION, deployments } from "@oro/clients";
 import { parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEVELOPMENT_DEFAULTS, loadConfig, parseDuration } from "../src/env.js";
@@ -98,6 +99,11 @@ describe("configuration", () => {
     expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro", STREAK_CACHE: "memory" }).streakCache.store).toBe("memory");
     expect(loadConfig({ COUNTRY_HEADER: "CF-IPCountry" }).countryHeader).toBe("cf-ipcountry");
     expect(() => loadConfig({ COUNTRY_HEADER: "a header" })).toThrow(/COUNTRY_HEADER/);
+  });
+
+  it("takes World ID 4.0's enrolment action from the chain's deployment record, unless WORLD_ID_ENROLMENT_ACTION says", () => {
+    expect(loadConfig({}).worldId).toMatchObject({ action: CLAIM_ACTION, enrolmentAction: deployments[CHAIN_IDS.development].worldId.enrolmentAction });
+    expect(loadConfig({ WORLD_ID_ENROLMENT_ACTION: "oro-enrolment-2" }).worldId.enrolmentAction).toBe("oro-enrolment-2");
   });
 
   it("refuses malformed values with the variable's name", () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ClaimsOrder, ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse, WalletHumansResponse } from "@oro/indexer/api-types";
+import type { ClaimsOrder, ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer.js";
 
@@ -39,6 +39,13 @@ const payouts: ReferralPayoutsResponse = {
 const humans: WalletHumansResponse = { humans: [`0x${"0".repeat(62)}2a`, `0x${"AB".repeat(32)}`] };
 const nobody = "0x00000000000000000000000000000000000000bb";
 const nonce: ReferralNonceResponse = { nonce: "7", claimed: true, payout: null };
+const idkitSessionId = `session_${"ab".repeat(32)}${"cd".repeat(32)}`;
+const worldIdStatus: WorldIdStatusResponse = {
+  address,
+  session: { idkitSessionId, sessionId: `0x${"ab".repeat(32)}`, human: `0x${"0".repeat(62)}2a`, movedFrom: `0x${"0".repeat(62)}2a`, enrolledAt: 1_700_000_200 },
+  movedToWorldId4: true,
+};
+const cutShort = "0x00000000000000000000000000000000000000cc";
 
 let server: Server;
 let baseUrl: string;
@@ -53,6 +60,10 @@ beforeAll(async () => {
       response.end(body);
     };
     if (url.endsWith("/humans")) return send(200, JSON.stringify(humans));
+    if (url === `/world-id/${address}`) return send(200, JSON.stringify(worldIdStatus));
+    if (url === `/world-id/${nobody}`) return send(200, JSON.stringify({ address: nobody, session: null, movedToWorldId4: false } satisfies WorldIdStatusResponse));
+    // IDKit cannot prove a session from part of its id: such an answer is unusable.
+    if (url === `/world-id/${cutShort}`) return send(200, JSON.stringify({ ...worldIdStatus, address: cutShort, session: { ...worldIdStatus.session, idkitSessionId: idkitSessionId.slice(0, 72) } }));
     if (url.startsWith(`/streaks/${nobody}/`)) return send(200, JSON.stringify({ claims: [] } satisfies ClaimsResponse));
     if (url.startsWith("/streaks/")) return send(200, JSON.stringify(claims));
     if (url.startsWith("/referral-payouts/nonces/")) return send(200, JSON.stringify(nonce));
@@ -95,6 +106,14 @@ describe("the indexer HTTP client", () => {
     const client = createHttpIndexerClient({ baseUrl, timeoutMs: 1_000 });
     expect(await client.humansOf("0x00000000000000000000000000000000000000AA")).toEqual([`0x${"0".repeat(62)}2a`, `0x${"ab".repeat(32)}`]);
     expect(requested.at(-1)).toBe(`/streaks/${address}/humans`);
+  });
+
+  it("reads the World ID 4.0 status of a wallet's human: IDKit's whole session id and whether they moved", async () => {
+    const client = createHttpIndexerClient({ baseUrl, timeoutMs: 1_000 });
+    expect(await client.worldIdStatus("0x00000000000000000000000000000000000000AA")).toEqual({ session: { idkitSessionId }, movedToWorldId4: true });
+    expect(requested.at(-1)).toBe(`/world-id/${address}`);
+    expect(await client.worldIdStatus(nobody)).toEqual({ session: null, movedToWorldId4: false });
+    await expect(client.worldIdStatus(cutShort)).rejects.toThrow(/unexpected body/);
   });
 
   it("turns errors, unexpected bodies, timeouts and a missing server into IndexerUnavailableError", async () => {

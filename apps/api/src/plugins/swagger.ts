@@ -35,9 +35,27 @@ export default fp<{ cookieName: string }>(
         ],
       },
       transform: jsonSchemaTransform,
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (document) => optionalNullableBodies(jsonSchemaTransformObject(document)),
     });
     await fastify.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
   },
   { name: "swagger" },
 );
+
+/**
+ * @fastify/swagger marks every body required, but a route whose body schema accepts null takes a request with none
+ * (Fastify reads it as null): its body is optional, so the generated client does not demand one.
+ */
+function optionalNullableBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, { requestBody?: OpenApiBody }>> }).paths ?? {};
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    const media = Object.values(operation.requestBody?.content ?? {});
+    if (operation.requestBody && media.length > 0 && media.every((type) => type.schema?.nullable === true)) operation.requestBody.required = false;
+  }
+  return document;
+}
+
+interface OpenApiBody {
+  required?: boolean;
+  content?: Record<string, { schema?: { nullable?: boolean } }>;
+}

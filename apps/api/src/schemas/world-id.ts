@@ -2,11 +2,18 @@ import { z } from "zod";
 import { userAddressQuery } from "./common.js";
 import { WORLD_ID_REQUEST_KINDS } from "../services/world-id.js";
 
-export const worldIdRequestQuerySchema = userAddressQuery.extend({
-  kind: z.enum(WORLD_ID_REQUEST_KINDS).default("claim").meta({
-    description: "claim: the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action)",
-  }),
+const worldIdRequestKind = z.enum(WORLD_ID_REQUEST_KINDS).meta({
+  description: "claim (the default): the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action)",
 });
+
+/** `kind` may come in the query or the JSON body (not both, unless they agree); claim when neither says. */
+export const worldIdRequestQuerySchema = userAddressQuery.extend({ kind: worldIdRequestKind.optional() });
+
+/** Fastify reads a POST without a body as null: a request with none asks for the default. */
+export const worldIdRequestBodySchema = z
+  .object({ kind: worldIdRequestKind.optional() })
+  .nullish()
+  .meta({ description: "Optional: the kind of request, as the query may name it" });
 
 export const worldIdRequestResponseSchema = z
   .object({
@@ -25,5 +32,9 @@ export const worldIdStatusResponseSchema = z
       .object({ idkitSessionId: z.string().meta({ description: "IDKit's whole session id (session_ + 128 hex digits), for IDKit.proveSession" }) })
       .nullable(),
     movedToWorldId4: z.boolean().meta({ description: "The wallet's human moved from World ID 3.0 (their 3.0 path is closed)" }),
+    stale: z
+      .literal(true)
+      .optional()
+      .meta({ description: "Present when the indexer did not answer: this is the last answer it gave for this wallet" }),
   })
   .meta({ id: "WorldIdStatus", description: "The World ID 4.0 session the chain records for the wallet's human" });

@@ -11,7 +11,7 @@ export interface CachedAnswer {
 }
 
 /**
- * Where streak answers live, per address and kind ("current", "claims:<limit>"). `clear` drops every kind
+ * Where streak answers live, per address and kind ("current", "claims:<limit>", "first-claim", "world-id"). `clear` drops every kind
  * of one address.
  */
 export interface StreakCacheStore {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import { ApiError } from "./errors.js";
-import { IndexerUnavailableError, type IndexedClaim, type IndexedStreak, type IndexerClient } from "./indexer.js";
+import { IndexerUnavailableError, type IndexedClaim, type IndexedStreak, type IndexedWorldIdStatus, type IndexerClient } from "./indexer.js";
 import type { CachedAnswer, StreakCacheStore } from "./streak-cache.js";
 
 /** A claim as the API hands it on: the indexer's fields, the amount in wei as a decimal string. */
@@ -75,7 +75,10 @@ export function createStreakService(options: StreakServiceOptions) {
     return next;
   }
 
-  async function read(address: Address, kind: string, bypassCache: boolean, fetch: () => Promise<unknown>) {
+  const streakUnavailable = () =>
+    new ApiError(503, "STREAK_UNAVAILABLE", "the streak service (indexer) does not answer and nothing is cached for this address: try again shortly");
+
+  async function read(address: Address, kind: string, bypassCache: boolean, fetch: () => Promise<unknown>, unavailable = streakUnavailable) {
     const lower = address.toLowerCase();
     const hit = bypassCache ? undefined : await cached(lower, kind);
     if (hit && hit.freshUntil > Date.now()) return { answer: hit, stale: false };
@@ -88,7 +91,7 @@ export function createStreakService(options: StreakServiceOptions) {
         log.warn({ err: error, address: lower, kind }, "indexer unavailable: serving the cached streak answer as stale");
         return { answer: last, stale: true };
       }
-      throw new ApiError(503, "STREAK_UNAVAILABLE", "the streak service (indexer) does not answer and nothing is cached for this address: try again shortly");
+      throw unavailable();
     }
   }
 
@@ -119,6 +122,19 @@ export function createStreakService(options: StreakServiceOptions) {
     return { ...(answer.body as { claim: ClaimView | null }), ...freshness(answer, stale) };
   }
 
+  /**
+   * The World ID 4.0 session of the wallet's human, always asked of the indexer (an enrolment must show at once, not a
+   * TTL later). The last answer is kept with the address's streak answers: while the indexer is down it stands in,
+   * flagged stale, so a device can still claim with a session the chain already records.
+   */
+  async function worldIdStatus(address: Address): Promise<IndexedWorldIdStatus & { stale?: true }> {
+    const { answer, stale } = await read(address, "world-id", true, () => indexer.worldIdStatus(address), () =>
+      new ApiError(503, "WORLD_ID_STATUS_UNAVAILABLE", "cannot read the World ID session right now: try again shortly"),
+    );
+    const status = answer.body as IndexedWorldIdStatus;
+    return stale ? { ...status, stale: true } : status;
+  }
+
   async function clear(address: Address): Promise<void> {
     await store.clear(address.toLowerCase());
   }
@@ -127,5 +143,5 @@ export function createStreakService(options: StreakServiceOptions) {
     return store.purge(Date.now() - options.maxAgeMs);
   }
 
-  return { current, claims, firstClaim, clear, purge, close: () => store.close() };
+  return { current, claims, firstClaim, worldIdStatus, clear, purge, close: () => store.close() };
 }

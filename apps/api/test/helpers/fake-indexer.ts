@@ -141,18 +141,29 @@ export class FakeIndexer implements IndexerClient {
     return Promise.resolve(this.paid.some((payout) => payout.nonce === nonce));
   }
 
-  private readonly sessions = new Map<Hex, { idkitSessionId: string; movedFrom3: boolean }>();
+  private readonly sessions: { human: Hex; idkitSessionId: string; movedFrom3: boolean; receiver: Address }[] = [];
 
-  /** A human enrols in World ID 4.0 (`movedFrom3`: a 3.0 human who moved, keeping their key). */
-  enrol(nullifierHash: bigint | Hex, idkitSessionId: string, movedFrom3 = false): void {
-    this.sessions.set(toHex(BigInt(nullifierHash), { size: 32 }), { idkitSessionId, movedFrom3 });
+  /**
+   * A human enrols in World ID 4.0 with `receiver` (their enrolment mints to it, unless `mints` is false: a 3.0 human
+   * who never moved enrols anew after 3.0 closed). `movedFrom3`: a 3.0 human who moved, keeping their key.
+   */
+  enrol(
+    nullifierHash: bigint | Hex,
+    idkitSessionId: string,
+    { receiver, movedFrom3 = false, mints = !movedFrom3 }: { receiver: Address; movedFrom3?: boolean; mints?: boolean },
+  ): void {
+    const human = toHex(BigInt(nullifierHash), { size: 32 });
+    this.sessions.unshift({ human, idkitSessionId, movedFrom3, receiver: receiver.toLowerCase() as Address });
+    if (mints) this.mint(receiver, human);
   }
 
-  /** As the indexer: the session of the wallet's human (the human of its first mint). */
+  /** As the indexer: the session of the wallet's human (the human of its first mint), else the newest enrolled with the wallet. */
   worldIdStatus(address: Address): Promise<IndexedWorldIdStatus> {
     this.check();
-    const first = this.mints.filter((claim) => claim.receiver === address.toLowerCase()).at(-1);
-    const session = first ? this.sessions.get(first.nullifierHash) : undefined;
+    const lower = address.toLowerCase();
+    const first = this.mints.filter((claim) => claim.receiver === lower).at(-1);
+    const session =
+      (first && this.sessions.find((enrolled) => enrolled.human === first.nullifierHash)) ?? this.sessions.find((enrolled) => enrolled.receiver === lower);
     return Promise.resolve({ session: session ? { idkitSessionId: session.idkitSessionId } : null, movedToWorldId4: session?.movedFrom3 === true });
   }
 }

@@ -1776,11 +1776,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A signed IDKit 4 request context (rp_context) for a claim, an enrolment or a session proof */
+        /**
+         * A signed IDKit 4 request context (rp_context) for a claim, an enrolment or a session proof
+         * @description kind goes in the query or the JSON body; 400 when both name one and they differ.
+         */
         post: {
             parameters: {
                 query: {
-                    /** @description claim: the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action) */
+                    /** @description claim (the default): the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action) */
                     kind?: "claim" | "enrolment" | "session";
                     /** @description Wallet address (0x + 40 hex digits) */
                     userAddress: string;
@@ -1789,7 +1792,18 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Optional: the kind of request, as the query may name it */
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description claim (the default): the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action)
+                         * @enum {string}
+                         */
+                        kind?: "claim" | "enrolment" | "session";
+                    } | null;
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -1853,7 +1867,7 @@ export interface paths {
         };
         /**
          * The World ID 4.0 session the chain records for the wallet's human (to claim from another device)
-         * @description 503 WORLD_ID_STATUS_UNAVAILABLE when the indexer does not answer within INDEXER_TIMEOUT.
+         * @description Always asked of the indexer. When it does not answer within INDEXER_TIMEOUT, the last answer for this wallet is served with stale: true; with none, 503 WORLD_ID_STATUS_UNAVAILABLE.
          */
         get: {
             parameters: {
@@ -2485,6 +2499,11 @@ export interface components {
                 /** @description IDKit's whole session id (session_ + 128 hex digits), for IDKit.proveSession */
                 idkitSessionId: string;
             } | null;
+            /**
+             * @description Present when the indexer did not answer: this is the last answer it gave for this wallet
+             * @enum {boolean}
+             */
+            stale?: true;
         };
         /** @description The World ID 4.0 session the chain records for the wallet's human */
         WorldIdStatusInput: {
@@ -2494,6 +2513,11 @@ export interface components {
                 /** @description IDKit's whole session id (session_ + 128 hex digits), for IDKit.proveSession */
                 idkitSessionId: string;
             } | null;
+            /**
+             * @description Present when the indexer did not answer: this is the last answer it gave for this wallet
+             * @enum {boolean}
+             */
+            stale?: true;
         };
     };
     responses: never;

@@ -1,8 +1,7 @@
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { errorResponses, sessionSecurity, userAddressQuery } from "../../schemas/common.js";
-import { worldIdRequestQuerySchema, worldIdRequestResponseSchema, worldIdStatusResponseSchema } from "../../schemas/world-id.js";
+import { worldIdRequestBodySchema, worldIdRequestQuerySchema, worldIdRequestResponseSchema, worldIdStatusResponseSchema } from "../../schemas/world-id.js";
 import { ApiError } from "../../services/errors.js";
-import { IndexerUnavailableError } from "../../services/indexer.js";
 
 const worldIdRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
   fastify.post(
@@ -11,15 +10,22 @@ const worldIdRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
       schema: {
         tags: ["world-id"],
         summary: "A signed IDKit 4 request context (rp_context) for a claim, an enrolment or a session proof",
+        description: "kind goes in the query or the JSON body; 400 when both name one and they differ.",
         security: sessionSecurity,
         querystring: worldIdRequestQuerySchema,
+        body: worldIdRequestBodySchema,
         response: { 200: worldIdRequestResponseSchema, ...errorResponses(400, 401, 403, 429) },
       },
       preHandler: fastify.perAddressRateLimit,
     },
     async (request) => {
       await request.requireUser(request.query.userAddress);
-      return fastify.services.worldId.signWorldIdRequest(request.query.kind);
+      const inQuery = request.query.kind;
+      const inBody = request.body?.kind;
+      if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody) {
+        throw new ApiError(400, "VALIDATION_ERROR", `kind: the query asks for ${inQuery}, the body for ${inBody}`);
+      }
+      return fastify.services.worldId.signWorldIdRequest(inBody ?? inQuery);
     },
   );
 
@@ -29,7 +35,9 @@ const worldIdRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
       schema: {
         tags: ["world-id"],
         summary: "The World ID 4.0 session the chain records for the wallet's human (to claim from another device)",
-        description: "503 WORLD_ID_STATUS_UNAVAILABLE when the indexer does not answer within INDEXER_TIMEOUT.",
+        description:
+          "Always asked of the indexer. When it does not answer within INDEXER_TIMEOUT, the last answer for this wallet is served " +
+          "with stale: true; with none, 503 WORLD_ID_STATUS_UNAVAILABLE.",
         security: sessionSecurity,
         querystring: userAddressQuery,
         response: { 200: worldIdStatusResponseSchema, ...errorResponses(400, 401, 403, 429, 503) },
@@ -38,13 +46,7 @@ const worldIdRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
     },
     async (request) => {
       await request.requireUser(request.query.userAddress);
-      try {
-        return await fastify.services.indexer.worldIdStatus(request.query.userAddress);
-      } catch (error) {
-        if (!(error instanceof IndexerUnavailableError)) throw error;
-        request.log.warn({ err: error }, "World ID status: indexer unavailable");
-        throw new ApiError(503, "WORLD_ID_STATUS_UNAVAILABLE", "cannot read the World ID session right now: try again shortly");
-      }
+      return fastify.services.streaks.worldIdStatus(request.query.userAddress);
     },
   );
   done();
