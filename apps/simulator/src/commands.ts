@@ -2,7 +2,7 @@ import { buildDevProof, signalHashOf } from "@oro/clients";
 import { BaseError, ContractFunctionRevertedError, encodeAbiParameters, getAddress, isAddress, isHex, toHex, type Address, type Hex } from "viem";
 import type { LocalChain } from "./chain.js";
 import type { SimulatedHuman, SimulatedWallet } from "./humans.js";
-import { answerWorldId4, readWorldId4Request, type WorldId4Request } from "./world-id-4.js";
+import { answerWorldId4, readWorldId4Request, refusedRpContext, type WorldId4Request } from "./world-id-4.js";
 
 /** What the mini app posted through `webkit.messageHandlers.minikit.postMessage` (MiniKit or IDKit). */
 export interface BridgeMessage {
@@ -43,7 +43,8 @@ export interface CommandContext {
   wallet: SimulatedWallet;
   switches: Switches;
   chain: LocalChain;
-  world: { appId: string; action: string };
+  /** The deployment's World ID app and 3.0 action, and the relying party's request signer. */
+  world: { appId: string; action: string; rpSigner: Address };
   permissions: Map<string, NotificationPermission>;
   shares: SharedContent[];
   /** false when the person at the simulator declined World App's confirmation sheet. */
@@ -231,6 +232,8 @@ export async function answerCommand(message: BridgeMessage, ctx: CommandContext)
         return { answer: failure(event, version, "malformed_request"), summary: `World ID: malformed request (${(error as Error).message})` };
       }
       if (request) {
+        const refused = await refusedRpContext(payload, request, ctx.world.rpSigner);
+        if (refused) return { answer: failure(event, version, refused), summary: `World ID 4.0: the request's signature is refused (${refused})` };
         if (ctx.human.credentials === "3.0-only") return { answer: failure(event, version, "world_id_4_not_available"), summary: `World ID: ${ctx.human.name}'s World App makes no 4.0 proof` };
         const latest = await ctx.chain.publicClient.getBlock({ blockTag: "latest" });
         const chainNow = Math.max(Number(latest.timestamp), Math.floor(Date.now() / 1000));

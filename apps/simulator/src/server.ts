@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { CLAIM_ACTION, deployments } from "@oro/clients";
-import { formatUnits } from "viem";
+import { CLAIM_ACTION, DEV_PRIVATE_KEYS, deployments } from "@oro/clients";
+import { formatUnits, type Address } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { createLocalChain, type OwnerTask } from "./chain.js";
 import { answerCommand, supportedCommandsOf, type BridgeMessage, type NotificationPermission, type SharedContent, type Switches } from "./commands.js";
 import { createHumans, findByAddress, findWallet } from "./humans.js";
@@ -22,6 +23,11 @@ export interface SimulatorOptions {
   apiUrl: string;
   /** The local chain's id (31337). */
   chainId: number;
+  /**
+   * The relying party's signer World checks IDKit requests against (the address of the API's WORLD_ID_SIGNING_KEY);
+   * default: the development key's.
+   */
+  worldIdRpSigner?: Address;
 }
 
 export interface RunningSimulator {
@@ -84,7 +90,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const apiOrigin = new URL(options.apiUrl).origin;
   const chain = createLocalChain({ rpcUrl: options.chainRpcUrl, chainId: options.chainId });
   const byChain: Record<number, { worldId: { appId: string; action: string } } | undefined> = deployments;
-  const world = byChain[options.chainId]?.worldId ?? { appId: "app_staging_oro_local", action: CLAIM_ACTION };
+  const world = {
+    ...(byChain[options.chainId]?.worldId ?? { appId: "app_staging_oro_local", action: CLAIM_ACTION }),
+    rpSigner: options.worldIdRpSigner ?? privateKeyToAccount(DEV_PRIVATE_KEYS.worldIdSigner).address,
+  };
 
   const humans = createHumans();
   let activeWalletId = humans[0]?.wallets[0]?.id ?? "";

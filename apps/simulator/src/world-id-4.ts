@@ -13,7 +13,8 @@ import {
   type WorldId4Proof,
 } from "@oro/clients";
 import { randomBytes } from "node:crypto";
-import { bytesToBigInt, isHex, type Hex } from "viem";
+import { computeRpSignatureMessage } from "@worldcoin/idkit-core/signing";
+import { bytesToBigInt, hexToBytes, isAddressEqual, isHex, pad, recoverMessageAddress, type Address, type Hex } from "viem";
 import type { SimulatedHuman } from "./humans.js";
 
 /**
@@ -38,6 +39,9 @@ export interface WorldId4Request {
   signalHash: bigint;
   genesisMin: number;
   expiresAtMin: number;
+  createdAt: number;
+  expiresAt: number;
+  signature: Hex;
 }
 
 export type WorldId4Answer =
@@ -91,9 +95,25 @@ export function readWorldId4Request(payload: Record<string, unknown>): WorldId4R
     sessionId,
     signalHash: signalHashOf(item.signal),
     genesisMin: typeof genesis === "number" ? genesis : 0,
+    createdAt,
+    expiresAt: Number(request.expires_at),
+    signature: typeof request.signature === "string" && isHex(request.signature) ? request.signature : "0x",
     // The protocol's default: the request's creation time.
     expiresAtMin: typeof expires === "number" ? expires : createdAt,
   };
+}
+
+/**
+ * What World checks of the relying party's request before any proof (world-id-protocol: the RP signs, EIP-191,
+ * nonce ‖ created_at ‖ expires_at, plus the action for a uniqueness proof and none for a session; idkit-server's
+ * computeRpSignatureMessage builds those bytes). Returns World's error code, or null when it would go on.
+ */
+export async function refusedRpContext(payload: Record<string, unknown>, request: WorldId4Request, rpSigner: Address): Promise<string | null> {
+  if (!(request.expiresAt * 1000 > Date.now())) return "rp_signature_expired";
+  const action = request.kind === "uniqueness" && typeof payload.action === "string" ? payload.action : undefined;
+  const message = computeRpSignatureMessage(hexToBytes(pad(`0x${request.nonce.toString(16)}`, { size: 32 })), request.createdAt, request.expiresAt, action);
+  const signer = await recoverMessageAddress({ message: { raw: message }, signature: request.signature }).catch(() => null);
+  return signer && isAddressEqual(signer, rpSigner) ? null : "invalid_rp_signature";
 }
 
 const hex64 = (value: bigint) => value.toString(16).padStart(64, "0");

@@ -6,7 +6,7 @@ import { answerCommand, type CommandContext, type NotificationPermission } from 
 import { createHumans } from "../src/humans.js";
 import { injectBridge } from "../src/proxy.js";
 
-const world = { appId: "app_staging_oro_local", action: "claim-tokens-action" };
+const world = { appId: "app_staging_oro_local", action: "claim-tokens-action", rpSigner: "0x0000000000000000000000000000000000000001" as const };
 /** Commands that must not reach the chain get a chain that fails the test if touched. */
 const noChain = new Proxy({} as LocalChain, {
   get(_target, property) {

@@ -17,6 +17,7 @@ import {
   type IdkitUniquenessItem,
 } from "@oro/clients";
 import { decodeAbiParameters, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalChain } from "../src/chain.js";
 import { answerCommand, supportedCommandsOf, type BridgeMessage, type CommandContext, type NotificationPermission } from "../src/commands.js";
@@ -33,7 +34,7 @@ import { REPLAY_GRACE_SECONDS } from "../src/world-id-4.js";
 const RP_ID = "rp_0000000000007a69";
 const ENROLMENT_ACTION = "oro-enrolment";
 const CUTOFF = 1_780_272_000;
-const KEY = `0x${"11".repeat(32)}`;
+const KEY = `0x${"11".repeat(32)}` as const;
 const RECEIVER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 type Listener = (event: { data: unknown }) => void;
@@ -71,16 +72,16 @@ function contextFor(human: SimulatedHuman): CommandContext {
     wallet,
     switches: { verificationFails: false, nextTransaction: "send", notificationAnswer: "allow", worldId3Proofs: true },
     chain,
-    world: { appId: "app_staging_oro_local", action: "claim-tokens-action" },
+    world: { appId: "app_staging_oro_local", action: "claim-tokens-action", rpSigner: privateKeyToAccount(KEY).address },
     permissions: new Map<string, NotificationPermission>(),
     shares: [],
     approved: true,
   };
 }
 
-async function rpContext(action?: string) {
+async function rpContext(action?: string, key: string = KEY) {
   const { signRequest } = await import("@worldcoin/idkit-core/signing");
-  const signed = signRequest(action ? { signingKeyHex: KEY, action, ttl: 300 } : { signingKeyHex: KEY, ttl: 300 });
+  const signed = signRequest(action ? { signingKeyHex: key, action, ttl: 300 } : { signingKeyHex: key, ttl: 300 });
   return { rp_id: RP_ID, nonce: signed.nonce, created_at: signed.createdAt, expires_at: signed.expiresAt, signature: signed.sig };
 }
 
@@ -199,6 +200,21 @@ describe("World ID 4.0 through World's own IDKit", () => {
       IDKit.request({ app_id: "app_staging_oro_local", action: "claim-tokens-action", rp_context: await rpContext("claim-tokens-action"), allow_legacy_proofs: true }).preset(orbLegacy({ signal: RECEIVER })),
     );
     expect(aliceLegacy.completion.result?.protocol_version).toBe("3.0");
+  });
+
+  it("refuses a request World would: signed by another key, a session signed with an action, a uniqueness proof without its action, an expired one", async () => {
+    const { IDKit, CredentialRequest } = await import("@worldcoin/idkit-core");
+    const poh = CredentialRequest("proof_of_human", { signal: RECEIVER });
+    const uniqueness = async (rp: Awaited<ReturnType<typeof rpContext>>) =>
+      (await throughWorldApp(erin, async () => IDKit.request({ app_id: "app_staging_oro_local", action: ENROLMENT_ACTION, rp_context: rp, allow_legacy_proofs: false }).constraints(poh))).completion;
+    const session = async (rp: Awaited<ReturnType<typeof rpContext>>) =>
+      (await throughWorldApp(erin, async () => IDKit.createSession({ app_id: "app_staging_oro_local", rp_context: rp }).constraints(poh))).completion;
+    expect(await uniqueness(await rpContext(ENROLMENT_ACTION, `0x${"22".repeat(32)}`))).toMatchObject({ success: false, error: "invalid_rp_signature" });
+    expect(await session(await rpContext(ENROLMENT_ACTION))).toMatchObject({ success: false, error: "invalid_rp_signature" });
+    expect(await uniqueness(await rpContext())).toMatchObject({ success: false, error: "invalid_rp_signature" });
+    expect(await uniqueness(await rpContext("claim-tokens-action"))).toMatchObject({ success: false, error: "invalid_rp_signature" });
+    const expired = { ...(await rpContext(ENROLMENT_ACTION)), created_at: 1_700_000_000, expires_at: 1_700_000_300 };
+    expect(await uniqueness(expired)).toMatchObject({ success: false, error: "rp_signature_expired" });
   });
 
   it("a World App without World ID 4.0 announces verify v1 only and answers a 4.0 request world_id_4_not_available", async () => {
