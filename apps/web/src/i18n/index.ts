@@ -1,4 +1,5 @@
 import i18next from "i18next";
+import { useEffect, useState } from "react";
 import { initReactI18next } from "react-i18next";
 import { readStored, writeStored } from "../lib/storage";
 import { walletLanguageCandidates } from "../lib/world-app/wallet-language";
@@ -27,6 +28,15 @@ export async function loadScreenStrings(language: string = i18next.resolvedLangu
     const loader = screenLoaders[`./screens/${each}.json`];
     if (loader) i18next.addResourceBundle(each, "screens", await loader());
   }
+}
+
+/** For a component on the first screen whose words are screen strings: true once they are loaded (when `wanted`). */
+export function useScreenStrings(wanted = true): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (wanted) void loadScreenStrings().then(() => setReady(true));
+  }, [wanted]);
+  return ready;
 }
 
 async function loadTranslations(language: Language): Promise<Translations> {

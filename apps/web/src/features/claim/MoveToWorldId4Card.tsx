@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { loadScreenStrings } from "../../i18n";
+import { useScreenStrings } from "../../i18n";
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import type { Address } from "viem";
 import { PendingButton } from "../../components/PendingButton";
@@ -19,10 +18,7 @@ import { waitForMint } from "./wait-for-mint";
 export function MoveToWorldId4Card({ address, verification }: { address: Address; verification: WorldId3Verification }) {
   // Its words come with the on-demand screens' strings, not with the first load.
   const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
-  const [wordsReady, setWordsReady] = useState(false);
-  useEffect(() => {
-    void loadScreenStrings().then(() => setWordsReady(true));
-  }, []);
+  const wordsReady = useScreenStrings();
   const { api, chain, wallet, monitoring } = useServices();
   const queryClient = useQueryClient();
   const move = useMutation({
@@ -30,7 +26,7 @@ export function MoveToWorldId4Card({ address, verification }: { address: Address
       const { chainNow } = await chain.readWorldIdSettings();
       const proofs = await wallet.moveProofs(address, (kind) => api.getWorldIdRequest(address, kind), chainNow);
       await wallet.sendTransaction(await chain.buildMoveCall(proofs, address));
-      await waitForMint(chain, { version: "3.0", nullifierHash: verification.nullifierHash }, "moved");
+      await waitForMint(chain, { version: "3.0", nullifierHash: verification.nullifierHash }, (data) => data.movedToWorldId4 === true);
       storeWorldId4(address, { version: "4.0", idkitSessionId: proofs.idkitSessionId, enrolment: null });
       monitoring.event("moved_to_world_id_4");
       void queryClient.invalidateQueries({ queryKey: ["next-mint-at"] });

@@ -1,6 +1,5 @@
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { loadScreenStrings } from "../../i18n";
+import { useScreenStrings } from "../../i18n";
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { ShieldIcon } from "../../components/Icons";
 import { Modal } from "../../components/Modal";
@@ -28,10 +27,7 @@ export function VerifyInfoModal({ open, onClose, failure = null }: { open: boole
   const { wallet } = useServices();
   const reason = failure ? reasonOf(failure) : undefined;
   // The reasons' words come with the on-demand screens' strings (a failure is rare; the first load stays small).
-  const [wordsReady, setWordsReady] = useState(false);
-  useEffect(() => {
-    if (open && reason) void loadScreenStrings().then(() => setWordsReady(true));
-  }, [open, reason]);
+  const wordsReady = useScreenStrings(open && reason !== undefined);
   return (
     <Modal open={open} onClose={onClose} title={t("verifyInfo.title")} art={<ShieldIcon size={56} />}>
       {reason && wordsReady && <p className="modal__body">{t(reason)}</p>}

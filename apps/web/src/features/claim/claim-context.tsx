@@ -92,19 +92,19 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     ...backoffRetry,
   });
 
-  // A 3.0 proof is encoded ahead; a 4.0 call is built when sent (a claim asks World App for its session proof then).
-  const preparedCall = useMemo((): ContractCall | "world-id-4" | null => {
-    if (!address || !verification) return null;
-    if (verification.version === "4.0") return "world-id-4";
+  // A 3.0 mint is encoded ahead; a 4.0 call is built when sent (a claim asks World App for its session proof then).
+  const mintCall3 = useMemo((): ContractCall | null => {
+    if (!address || verification?.version !== "3.0") return null;
     try {
       return chain.buildMintCall(verification, address);
     } catch {
       return null;
     }
   }, [address, verification, chain]);
+  const canMint = verification?.version === "4.0" || mintCall3 !== null;
 
   const claim = useCallback(async () => {
-    if (!address || !verification || !preparedCall || claiming.current) return;
+    if (!address || !verification || !canMint || claiming.current) return;
     claiming.current = true;
     setPhase("requested");
     wallet.haptic("slide-complete");
@@ -112,7 +112,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     try {
       const record = mintRecordOf(verification);
       const before = await chain.readMintData(record);
-      let call: ContractCall;
+      let call = mintCall3;
       if (verification.version === "4.0") {
         let proof;
         if (!verification.enrolment) {
@@ -120,11 +120,11 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
           proof = await wallet.proveSession(verification.idkitSessionId, address, (kind) => api.getWorldIdRequest(address, kind), chainNow);
         }
         call = await chain.buildWorldId4Call(verification, address, proof);
-      } else if (preparedCall !== "world-id-4") call = preparedCall;
-      else throw new Error("no mint call");
+      }
+      if (!call) throw new Error("no mint call");
       await wallet.sendTransaction(call);
       setPhase("confirming");
-      await waitForMint(chain, record, before.numOfMints);
+      await waitForMint(chain, record, (data) => data.numOfMints > before.numOfMints);
       // The enrolment landed: from now on each claim proves the session.
       if (verification.version === "4.0" && verification.enrolment) storeWorldId4(address, { ...verification, enrolment: null });
       setClaimedWei(amountPerMint.data ?? (await chain.readAmountPerMint().catch(() => null)));
@@ -145,7 +145,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     } finally {
       claiming.current = false;
     }
-  }, [address, verification, preparedCall, chain, wallet, api, amountPerMint.data, queryClient, monitoring, readiness]);
+  }, [address, verification, canMint, mintCall3, chain, wallet, api, amountPerMint.data, queryClient, monitoring, readiness]);
 
   // A success screen left open until the next claim opens goes back to the slider.
   useEffect(() => {
@@ -205,7 +205,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     user,
     verification,
     readiness,
-    canMint: preparedCall !== null,
+    canMint,
     worldId3Closed,
     verifyFailure,
     claim,
