@@ -7,7 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       "**/node_modules/**", "**/dist/**", "**/.turbo/**", "**/coverage/**",
-      "contracts/artifacts/**", "contracts/cache/**", "contracts/typechain-types/**",
+      "contracts/artifacts/**", "contracts/cache/**", "contracts/coverage-build/**", "contracts/typechain-types/**",
       "packages/clients/src/generated/**", "**/*.d.ts",
     ],
   },

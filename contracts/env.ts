@@ -60,6 +60,8 @@ const chainHost = read("CHAIN_HOST") ?? "127.0.0.1";
 const chainPort = readPort("CHAIN_PORT", 8545);
 
 export const env = {
+  /** Set by the `test` script: the instrumented coverage build then goes to folders of its own. */
+  coverageRun: read("SOLIDITY_COVERAGE") === "true",
   /** Where the local chain listens (the `chain` task) and where `--network localhost` connects. */
   chainHost,
   chainPort,

@@ -30,6 +30,9 @@ const config: HardhatUserConfig = {
       evmVersion: "cancun",
     },
   },
+  // solidity-coverage compiles instrumented contracts over the configured artifacts; kept apart, a lint or a build
+  // running beside the tests never reads half-rewritten artifacts, and the real build is not redone afterwards.
+  paths: env.coverageRun ? { artifacts: "coverage-build/artifacts", cache: "coverage-build/cache" } : {},
   defaultNetwork: "hardhat",
   networks: {
     hardhat: {
