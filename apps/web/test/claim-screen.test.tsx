@@ -80,6 +80,14 @@ describe("claim screen: signed in, not verified", () => {
     expect(await screen.findByRole("dialog", { name: "Only verified humans can claim" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Verify with World ID" })).toBeEnabled();
   });
+
+  it("closing World App's prompt opens no modal: the verify button is there to try again", async () => {
+    renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", "user_rejected") } });
+    const verify = await screen.findByRole("button", { name: "Verify with World ID" });
+    await userEvent.click(verify);
+    await waitFor(() => expect(screen.getByRole("button", { name: "Verify with World ID" })).toBeEnabled());
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
 });
 
 describe("claim screen: verified", () => {
@@ -154,6 +162,47 @@ describe("claim screen: verified", () => {
     expect(screen.queryByText("The network is having issues. Please try again later.")).not.toBeInTheDocument();
   });
 
+  it("a claim the contract refuses says why instead of the network notice: too early, or claims paused", async () => {
+    for (const [refusal, text] of [
+      ["tooEarly", "Your next claim is not ready yet: the chain counts the wait from your last claim."],
+      ["paused", "Claims are paused for now. Please try again later."],
+    ] as const) {
+      const app = renderApp({ signedIn: true, verified: true, options: { sendTransactionError: new WorldAppError("sendTransaction", "simulation_failed"), claimRefusal: refusal } });
+      await screen.findByRole("slider");
+      slideToEnd();
+      expect(await screen.findByText(text)).toBeInTheDocument();
+      expect(screen.queryByText("The network is having issues. Please try again later.")).not.toBeInTheDocument();
+      // Paused claims are trouble with claims: the banner says it is being worked on; too early is not.
+      expect(screen.queryByText("We are working on fixing errors with claims") !== null).toBe(refusal === "paused");
+      // The app asked the chain about the very call the wallet failed to send.
+      const sent = app.fakes.calls.find((call) => call.name === "sendTransaction")?.args[0];
+      expect(app.fakes.calls.find((call) => call.name === "explainRefusal")?.args).toEqual([sent, USER]);
+      expect(readStored("verification")).not.toBeNull();
+      app.unmount();
+    }
+  });
+
+  it("a proof the contract will never take again (3.0 closed, moved, or refused) is dropped: the human verifies again", async () => {
+    renderApp({ signedIn: true, verified: true, options: { sendTransactionError: new WorldAppError("sendTransaction", "simulation_failed"), claimRefusal: "verifyAgain" } });
+    await screen.findByRole("slider");
+    slideToEnd();
+    expect(await screen.findByText("This World ID proof can no longer be used to claim. Verify with World ID again.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Verify with World ID" })).toBeEnabled();
+    expect(readStored("verification")).toBeNull();
+    // Verifying again answers it.
+    await userEvent.click(screen.getByRole("button", { name: "Verify with World ID" }));
+    await screen.findByRole("slider");
+    expect(screen.queryByText("This World ID proof can no longer be used to claim. Verify with World ID again.")).not.toBeInTheDocument();
+  });
+
+  it("a 3.0 proof World ID refuses is dropped too (it would be refused on every slide)", async () => {
+    renderApp({ signedIn: true, verified: true, options: { sendTransactionError: new WorldAppError("sendTransaction", "simulation_failed"), claimRefusal: "proofRefused" } });
+    await screen.findByRole("slider");
+    slideToEnd();
+    expect(await screen.findByText("This World ID proof can no longer be used to claim. Verify with World ID again.")).toBeInTheDocument();
+    expect(readStored("verification")).toBeNull();
+  });
+
   it("unreadable chain data shows the network notice instead of a countdown", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     renderApp({ signedIn: true, verified: true, options: { mintDataFails: true } });
@@ -210,6 +259,24 @@ describe("claim screen: a World ID 4.0 human", () => {
     expect(app.fakes.calls.find((call) => call.name === "proveSession")?.args[0]).toBe(known);
     expect(app.fakes.calls.find((call) => call.name === "getWorldIdRequest")?.args[0]).toBe("session");
     expect(sentFunctions(app)).toEqual(["claimWithSession"]);
+  });
+});
+
+describe("claim screen: a refused session proof", () => {
+  it("keeps the session and asks for a fresh proof on the next slide", async () => {
+    const known = devWorldId4Verification().idkitSessionId;
+    const app = renderApp({
+      signedIn: true,
+      options: { lastMintedSecondsAgo: 2 * DAY, knownSession: known, sendTransactionError: new WorldAppError("sendTransaction", "simulation_failed"), claimRefusal: "proofRefused" },
+    });
+    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
+    await screen.findByRole("slider");
+    slideToEnd();
+    expect(await screen.findByText("World ID did not accept that proof. Slide again to make a new one.")).toBeInTheDocument();
+    expect(readStored("worldId4")?.idkitSessionId).toBe(known);
+    await waitFor(() => expect(slider()).toHaveAttribute("aria-valuenow", "0"));
+    slideToEnd();
+    await waitFor(() => expect(app.fakes.calls.filter((call) => call.name === "proveSession")).toHaveLength(2));
   });
 });
 

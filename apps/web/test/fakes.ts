@@ -3,6 +3,7 @@ import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
 import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
 import { ApiRequestError as PollApiError, type Poll } from "../src/lib/api";
 import type { MintData } from "../src/lib/chain";
+import type { ClaimRefusal } from "../src/lib/claim-refusal";
 import type { Monitoring } from "../src/lib/monitoring";
 import type { ChainService, Services, WalletService } from "../src/lib/services";
 import { writeStored } from "../src/lib/storage";
@@ -72,6 +73,8 @@ export interface FakeOptions {
   /** After the mint is sent, how many reads until it shows on chain (Infinity: never). */
   mintConfirmsAfterReads?: number;
   sendTransactionError?: Error;
+  /** What the contract names when the failed mint is simulated again (default: nothing, the network's trouble). */
+  claimRefusal?: ClaimRefusal | null;
   streak?: StreakData | Error;
   balanceWei?: bigint | Error;
   price?: TokenPrice | null;
@@ -241,6 +244,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     // The real encoders of the World ID 4.0 calls (the app's own module).
     buildMoveCall: (proofs, receiver) => Promise.resolve(buildMoveCall(proofs, receiver)),
     buildWorldId4Call: (verification, receiver, sessionProof) => Promise.resolve(buildWorldId4Call(verification, receiver, sessionProof)),
+    explainRefusal: (call, from) => (record("explainRefusal", call, from), Promise.resolve(options.claimRefusal ?? null)),
     readAmountPerMint: () => Promise.resolve(HALF_ORO),
     readTotalSupply: () => (options.totalSupplyWei instanceof Error ? Promise.reject(options.totalSupplyWei) : Promise.resolve(options.totalSupplyWei ?? 1_234_567_500_000_000_000_000_000n)),
     readOroBalance: () => {

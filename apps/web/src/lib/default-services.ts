@@ -34,6 +34,7 @@ export function createDefaultServices(): Services {
       buildMintCall: chain.buildMintCall,
       buildWorldId4Call: async (...args) => (await worldIdCalls()).buildWorldId4Call(...args),
       buildMoveCall: async (...args) => (await worldIdCalls()).buildMoveCall(...args),
+      explainRefusal: async (...args) => (await import("./claim-refusal")).explainRefusal(...args),
       // The ReferralClaim ABI loads with the share screen, not with the first load.
       buildVoucherClaimCall: async (claimable) => (await import("./referral-claim")).buildVoucherClaimCall(claimable),
       previewVoucherClaim: async (claimable) => (await import("./referral-claim")).previewVoucherClaim(claimable),

@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import type { OroApi } from "./api";
 import type { ClaimableSignature } from "./api";
 import type { MintData, MintRecord } from "./chain";
+import type { ClaimRefusal } from "./claim-refusal";
 import type { VoucherPreview } from "./referral-claim";
 import type { Monitoring } from "./monitoring";
 import type { AppPermissions } from "./world-app/get-permissions";
@@ -28,6 +29,8 @@ export interface ChainService {
   /** A 4.0 enrolment, or a 4.0 claim with a fresh session proof (the module loads on first use). */
   buildWorldId4Call(verification: WorldId4Verification, receiver: Address, sessionProof?: SessionProof): Promise<ContractCall>;
   buildMoveCall(proofs: MoveProofs, receiver: Address): Promise<ContractCall>;
+  /** Why the contract refuses `call` from `from` now, or null when it would not (its module loads on a failure). */
+  explainRefusal(call: ContractCall, from: Address): Promise<ClaimRefusal | null>;
   /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed (its module loads on first use). */
   buildVoucherClaimCall(claimable: ClaimableSignature): Promise<ContractCall>;
   previewVoucherClaim(claimable: ClaimableSignature): Promise<VoucherPreview>;

@@ -12,9 +12,8 @@ import { SignInButton } from "../session/SignInButton";
 import { ChainTroubleNotice, ClaimIssuesBanner } from "./ChainTrouble";
 import { useClaim } from "./claim-context";
 import { CoinRain } from "./CoinRain";
-import { Countdown } from "./Countdown";
 import { EmailForm } from "./EmailForm";
-import { MoveToWorldId4Card } from "./MoveToWorldId4Card";
+import { Countdown } from "./Countdown";
 import { PriceCard } from "./PriceCard";
 import { SlideToClaim } from "./SlideToClaim";
 import { SwapRewardModal } from "./SwapRewardModal";
@@ -22,6 +21,9 @@ import { VerifyInfoModal } from "./VerifyInfoModal";
 
 // The referral card, its modal and the acceptance load for signed-in users only, outside the first load.
 const ClaimReferral = lazy(() => import("../referral/ClaimReferral").then((module) => ({ default: module.ClaimReferral })));
+// What shows only after something happened (a refused claim, a World App that can move) loads then.
+const ClaimRefusalNotice = lazy(() => import("./ClaimRefusalNotice").then((module) => ({ default: module.ClaimRefusalNotice })));
+const MoveToWorldId4Card = lazy(() => import("./MoveToWorldId4Card").then((module) => ({ default: module.MoveToWorldId4Card })));
 
 /** The claim screen: one of six states, plus the after-claim extras and the modals. */
 export function ClaimScreen() {
@@ -67,6 +69,11 @@ export function ClaimScreen() {
           <button type="button" className="link-button" onClick={() => claim.modals.open("verifyInfo")}>
             {t("claim.notVerified")}
           </button>
+          {claim.claimRefusal && (
+            <Suspense fallback={null}>
+              <ClaimRefusalNotice refusal={claim.claimRefusal} />
+            </Suspense>
+          )}
         </section>
       )}
 
@@ -81,7 +88,12 @@ export function ClaimScreen() {
             onComplete={() => void claim.claim()}
             resetSignal={claim.failedClaims}
           />
-          {claim.chainTrouble && <ChainTroubleNotice />}
+          {claim.claimRefusal && (
+            <Suspense fallback={null}>
+              <ClaimRefusalNotice refusal={claim.claimRefusal} />
+            </Suspense>
+          )}
+          {claim.chainTrouble && !claim.claimRefusal && <ChainTroubleNotice />}
         </section>
       )}
 
@@ -89,7 +101,12 @@ export function ClaimScreen() {
         <section className="claim__hero">
           <CoinIcon size={96} className="claim__coin claim__coin--dim" />
           <Countdown nextMintAt={claim.readiness.nextMintAt} nowSeconds={claim.readiness.nowSeconds} />
-          {claim.chainTrouble && <ChainTroubleNotice />}
+          {claim.claimRefusal && (
+            <Suspense fallback={null}>
+              <ClaimRefusalNotice refusal={claim.claimRefusal} />
+            </Suspense>
+          )}
+          {claim.chainTrouble && !claim.claimRefusal && <ChainTroubleNotice />}
           <button type="button" className="link-button" onClick={claim.readiness.refresh}>
             {t("claim.refresh")}
           </button>
@@ -117,7 +134,11 @@ export function ClaimScreen() {
         </section>
       )}
 
-      {offerMove && verification?.version === "3.0" && <MoveToWorldId4Card address={address} verification={verification} />}
+      {offerMove && verification?.version === "3.0" && (
+        <Suspense fallback={null}>
+          <MoveToWorldId4Card address={address} verification={verification} />
+        </Suspense>
+      )}
 
       {address && (
         <Suspense fallback={null}>

@@ -7,12 +7,13 @@ import { useServices } from "../../lib/services";
 import { playClaimSound } from "../../lib/sound";
 import { readStored, writeStored } from "../../lib/storage";
 import { isUserRejection, toWorldAppError } from "../../lib/world-app/errors";
+import type { ClaimRefusal } from "../../lib/claim-refusal";
 import type { ContractCall } from "../../lib/world-app/send-transaction";
 import type { VerificationResult } from "../../lib/world-app/verify";
 import { balanceKey } from "../header/use-oro-balance";
 import { useStreakReload, STREAK_RELOAD_DELAY_MS } from "../header/use-streak";
 import { useSession, type SignedInUser } from "../session/use-session";
-import { storeWorldId4, useVerification, useVerify } from "../verification/use-verification";
+import { forgetVerification, storeWorldId4, useVerification, useVerify } from "../verification/use-verification";
 import { EMAIL_FORM_DELAY_MS, NOTIFICATION_MODAL_DELAY_MS, SWAP_REWARD_MODAL_DELAY_MS } from "./after-claim";
 import { claimViewOf, type ClaimPhase, type ClaimView } from "./claim-view";
 import { useModalQueue } from "./modal-queue";
@@ -39,6 +40,8 @@ export interface ClaimContextValue {
   /** When the last claim succeeded (ms), for the after-claim timeline. */
   successAt: number | null;
   chainTrouble: boolean;
+  /** Why the contract refused the last claim, when it named a reason (shown instead of the network notice). */
+  claimRefusal: ClaimRefusal | null;
   /** Counts failed claims; the slider goes back to the start on each. */
   failedClaims: number;
   showEmailForm: boolean;
@@ -78,6 +81,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
   const [successAt, setSuccessAt] = useState<number | null>(null);
   const [claimedWei, setClaimedWei] = useState<bigint | null>(null);
   const [claimFailed, setClaimFailed] = useState(false);
+  const [claimRefusal, setClaimRefusal] = useState<ClaimRefusal | null>(null);
   const [failedClaims, setFailedClaims] = useState(0);
   const [showEmailForm, setShowEmailForm] = useState(false);
   const claiming = useRef(false);
@@ -109,10 +113,10 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     setPhase("requested");
     wallet.haptic("slide-complete");
     playClaimSound();
+    let call = mintCall3;
     try {
       const record = mintRecordOf(verification);
       const before = await chain.readMintData(record);
-      let call = mintCall3;
       if (verification.version === "4.0") {
         let proof;
         if (!verification.enrolment) {
@@ -129,6 +133,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
       if (verification.version === "4.0" && verification.enrolment) storeWorldId4(address, { ...verification, enrolment: null });
       setClaimedWei(amountPerMint.data ?? (await chain.readAmountPerMint().catch(() => null)));
       setClaimFailed(false);
+      setClaimRefusal(null);
       wallet.haptic("success");
       setPhase("success");
       setSuccessAt(Date.now());
@@ -138,9 +143,19 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
       // The slider and the error reset, so the user can try again; only a refusal in the wallet is not trouble.
       setPhase("idle");
       setFailedClaims((count) => count + 1);
-      if (!isUserRejection(error)) wallet.haptic("error");
-      if (!isUserRejection(error)) setClaimFailed(true);
-      monitoring.event("claim_failed", { code: toWorldAppError("mint", error).code });
+      const rejected = isUserRejection(error);
+      if (!rejected) wallet.haptic("error");
+      // A refusal the contract names gets its own message; anything else is the network's trouble.
+      const refusal = rejected || !call ? null : await chain.explainRefusal(call, address).catch(() => null);
+      // Only a session claim makes a fresh proof on each slide; a refused 3.0 proof (its root expired) or enrolment
+      // (too old) is refused again every time, so the person verifies again.
+      const freshProofEachTime = verification.version === "4.0" && verification.enrolment === null;
+      const verifyAgain = refusal === "verifyAgain" || (refusal === "proofRefused" && !freshProofEachTime);
+      if (verifyAgain) forgetVerification();
+      setClaimRefusal(verifyAgain ? "verifyAgain" : refusal);
+      // Paused claims are trouble with claims too: the banner says it is being worked on.
+      setClaimFailed(!rejected && (refusal === null || refusal === "paused"));
+      monitoring.event("claim_failed", { code: toWorldAppError("mint", error).code, ...(refusal ? { refusal } : {}) });
       readiness.refresh();
     } finally {
       claiming.current = false;
@@ -209,11 +224,16 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     worldId3Closed,
     verifyFailure,
     claim,
-    verify: () => verifyMutation.mutate(),
+    verify: () => {
+      // A new verification answers the 'verify again' refusal.
+      setClaimRefusal(null);
+      verifyMutation.mutate();
+    },
     verifying: verifyMutation.isPending,
     claimedWei,
     successAt,
     chainTrouble: claimFailed || readiness.failed,
+    claimRefusal,
     failedClaims,
     showEmailForm,
     dismissEmailForm: () => setShowEmailForm(false),

@@ -3,7 +3,8 @@ import { useMemo } from "react";
 import type { Address } from "viem";
 import type { WorldIdProof } from "@oro/clients";
 import { useServices } from "../../lib/services";
-import { useStored, writeStored } from "../../lib/storage";
+import { isUserRejection } from "../../lib/world-app/errors";
+import { clearStored, useStored, writeStored } from "../../lib/storage";
 import type { VerificationResult, WorldId4Verification } from "../../lib/world-app/verify";
 
 function toProof(values: readonly string[]): WorldIdProof | null {
@@ -21,6 +22,12 @@ export function storeWorldId4(address: Address, verification: WorldId4Verificati
     idkitSessionId: verification.idkitSessionId,
     enrolment: verification.enrolment,
   });
+}
+
+/** Drops the kept proof and session: the contract will not take them again, so the person verifies anew. */
+export function forgetVerification() {
+  clearStored("worldId4");
+  clearStored("verification");
 }
 
 /**
@@ -68,6 +75,9 @@ export function useVerify(address: Address | null, onFailure: (error: unknown) =
       monitoring.event("verified");
       return result;
     },
-    onError: onFailure,
+    // Closing World App's prompt is the person's choice, not a failed verification: no not-verified modal.
+    onError: (error) => {
+      if (!isUserRejection(error)) onFailure(error);
+    },
   });
 }
