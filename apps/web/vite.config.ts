@@ -26,6 +26,9 @@ export default defineConfig(({ mode }) => {
       chunkSizeWarningLimit: 700,
       // World App WebViews (iOS Safari 17+, Android Chromium) support <link rel=modulepreload>: no polyfill needed.
       modulePreload: { polyfill: false },
+      // What / loads before anything lazy is one chunk (left alone, the bundler splits it into some thirty small
+      // chunks shared with the lazy screens, each gzipped on its own: more bytes and more requests).
+      rolldownOptions: { output: { codeSplitting: { groups: [{ name: "index", tags: ["$initial"] }] } } },
     },
   };
 });

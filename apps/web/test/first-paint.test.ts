@@ -127,7 +127,8 @@ describe.skipIf(!hasChromium)("the static first paint of / in Chromium (producti
   beforeAll(async () => {
     outDir = await rehearsalBuild("oro-web-first-paint-");
     const html = readFileSync(join(outDir, "index.html"), "utf8");
-    entryScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1] ?? "";
+    // The app's entry (the bundler's small runtime may come as a script of its own before it).
+    entryScript = /<script type="module" crossorigin src="(\/assets\/index-[^"]+)"><\/script>/.exec(html)?.[1] ?? "";
     server = await preview({ root, logLevel: "error", build: { outDir }, preview: { host: "127.0.0.1", port: 0, strictPort: false, proxy: {} } });
     origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
