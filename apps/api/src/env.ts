@@ -205,6 +205,12 @@ const schema = z.object({
   NOTIFICATION_MAX_ATTEMPTS: integer(1, 50).default(5),
   /** The streak-at-risk nudge comes this long before a streak would lapse (its human has not claimed by then). */
   STREAK_AT_RISK_WINDOW: duration.default(4 * 3_600_000),
+  /**
+   * The app's per-day setting in World's developer portal (0, 1, 2 or unlimited notifications per user per day):
+   * the reminders of every kind together never exceed it for one address in one UTC day.
+   */
+  NOTIFICATIONS_PER_USER_PER_DAY: z.enum(["0", "1", "2", "unlimited"]).default("1")
+    .transform((value) => (value === "unlimited" ? null : Number(value))),
 
   PRICE_PROVIDER: z.enum(["http", "development"]),
   /** A CoinGecko-compatible `simple/token_price` API: base URL, platform id, optional key and its header. */
@@ -296,6 +302,8 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       leaseMs: raw.NOTIFICATION_LEASE,
       maxAttempts: raw.NOTIFICATION_MAX_ATTEMPTS,
       streakAtRiskWindowMs: raw.STREAK_AT_RISK_WINDOW,
+      /** null: unlimited. */
+      perUserPerDay: raw.NOTIFICATIONS_PER_USER_PER_DAY,
     },
     prices: {
       provider: raw.PRICE_PROVIDER,

@@ -235,6 +235,55 @@ describe("sending reminders (development outbox)", () => {
     expect(await prisma().notificationOutbox.count({ where: { address: { in: [today.address, lapsed.address] } } })).toBe(0);
   });
 
+  it("honours World's per-day setting (NOTIFICATIONS_PER_USER_PER_DAY) for every kind: 0, 1, 2 or unlimited a user a day", async () => {
+    const dayStart = new Date(new Date().setUTCHours(0, 0, 0, 0));
+    const earlierToday = new Date(dayStart.getTime() + 1_000);
+    const yesterday = new Date(dayStart.getTime() - 3_600_000);
+    const fresh = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    /** An address that already got `today` reminders today (and one yesterday, which never counts), and a reminder due now. */
+    async function due(kind: string, today: number) {
+      const address = fresh();
+      for (const sentAt of [yesterday, ...Array.from({ length: today }, () => earlierToday)]) {
+        await prisma().notificationJob.create({ data: { kind: "oro_claim", address, locale: "en", dueAt: sentAt, status: "sent", sentAt } });
+      }
+      await prisma().notificationJob.create({ data: { kind, address, locale: "en", dueAt: new Date(Date.now() - 1_000) } });
+      return address;
+    }
+    const outbox = (address: string) => prisma().notificationOutbox.count({ where: { address } });
+
+    for (const [setting, today, delivered] of [["0", 0, false], ["1", 0, true], ["1", 1, false], ["2", 1, true], ["2", 2, false], ["unlimited", 5, true]] as const) {
+      const app = await createTestApp({ indexer, env: { ...env, NOTIFICATIONS_PER_USER_PER_DAY: setting }, testDatabase: t.db });
+      try {
+        const address = await due("oro_claim", today);
+        await app.app.services.reminders.runOnce();
+        expect(await outbox(address), `${setting} a day, ${today} sent today`).toBe(delivered ? 1 : 0);
+        if (!delivered) {
+          expect((await prisma().notificationJob.findFirst({ where: { address, status: "not_delivered" } }))?.result, setting).toMatch(/per-day setting/);
+        }
+      } finally {
+        await app.close();
+      }
+    }
+
+    // A nudge and a claim reminder due together for one address, with 1 a day: the nudge alone goes.
+    const both = await newUser(t.app);
+    indexer.mint(both.account.address, ++human, Math.floor(Date.now() / 1000) - 2 * indexer.wait + 3_600);
+    const address = both.address.toLowerCase();
+    for (const kind of ["oro_claim", "oro_streak_at_risk"]) {
+      await prisma().notificationJob.create({ data: { kind, address, locale: "ko", dueAt: new Date(Date.now() - 1_000) } });
+    }
+    await t.app.services.reminders.runOnce();
+    expect(await prisma().notificationOutbox.findMany({ where: { address } })).toEqual([expect.objectContaining({ title: STREAK_AT_RISK.ko.title })]);
+    expect(await prisma().notificationJob.findFirst({ where: { address, kind: "oro_claim" } })).toMatchObject({ status: "not_delivered" });
+
+    // Another worker sending to the address now counts too: never past the setting.
+    const inFlight = fresh();
+    await prisma().notificationJob.create({ data: { kind: "oro_streak_at_risk", address: inFlight, locale: "en", dueAt: new Date(), status: "sending", lockedUntil: new Date(Date.now() + 60_000), lockedBy: "another worker" } });
+    await prisma().notificationJob.create({ data: { kind: "oro_claim", address: inFlight, locale: "en", dueAt: new Date(Date.now() - 1_000) } });
+    await t.app.services.reminders.runOnce();
+    expect(await outbox(inFlight)).toBe(0);
+  });
+
   it("the development outbox refuses what World's API refuses (a language World lacks, as every request carried before)", async () => {
     const outbox = createOutboxTransport(prisma(), t.app.log, t.config.notifications.appId);
     const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "fil" as const }];

@@ -170,6 +170,7 @@ export default fp<ServicesOptions>(
       leaseMs: config.notifications.leaseMs,
       maxAttempts: config.notifications.maxAttempts,
       streakAtRiskWindowMs: config.notifications.streakAtRiskWindowMs,
+      perUserPerDay: config.notifications.perUserPerDay,
       log: fastify.log.child({ service: "notifications" }),
       clock,
     });

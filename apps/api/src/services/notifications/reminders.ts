@@ -24,6 +24,11 @@ export interface ReminderServiceOptions {
   maxAttempts: number;
   /** How long before a streak would lapse the nudge comes (default 4 h). */
   streakAtRiskWindowMs?: number;
+  /**
+   * The app's per-day setting in World's developer portal: at most this many reminders (of every kind together)
+   * reach one address in one UTC day; null is unlimited. Default 1, World's starting budget.
+   */
+  perUserPerDay?: number | null;
   log: FastifyBaseLogger;
   /** When jobs are due: the wall clock, or the chain's when it runs ahead (a local chain moved forward). */
   clock?: ChainClock;
@@ -75,6 +80,7 @@ export function createReminderService(options: ReminderServiceOptions) {
   const workerId = randomUUID();
   const link = miniAppLink(options.appId, options.miniAppPath);
   const riskWindowMs = options.streakAtRiskWindowMs ?? 4 * 3_600_000;
+  const perUserPerDay = options.perUserPerDay === undefined ? 1 : options.perUserPerDay;
 
   async function setLocale(address: Address, locale: Locale): Promise<void> {
     const lower = address.toLowerCase();
@@ -179,12 +185,11 @@ export function createReminderService(options: ReminderServiceOptions) {
   }
 
   /**
-   * The nudges still worth sending: the streak is alive, within the window before it lapses (a claim since moved the
-   * lapse later: the nudge moves with it), and no reminder reached the address today (World's one push a day).
+   * The nudges still worth sending: the streak is alive and within the window before it lapses (a claim since moved
+   * the lapse later: the nudge moves with it).
    */
   async function vetStreakNudges(jobs: LeasedJob[], summary: RunSummary): Promise<LeasedJob[]> {
     const now = clock.now().getTime();
-    const dayStart = new Date(new Date().setUTCHours(0, 0, 0, 0));
     const due: LeasedJob[] = [];
     for (const job of jobs) {
       let streak;
@@ -207,15 +212,45 @@ export function createReminderService(options: ReminderServiceOptions) {
         });
         continue;
       }
-      const sentToday = await prisma.notificationJob.count({ where: { address: job.address, status: "sent", sentAt: { gte: dayStart } } });
-      if (sentToday > 0) {
-        await prisma.notificationJob.update({ where: { id: job.id }, data: { status: "not_delivered", lockedUntil: null, result: "one reminder a day: one was sent today" } });
-        summary.notDelivered++;
-        continue;
-      }
       due.push(job);
     }
     return due;
+  }
+
+  /**
+   * World's per-day setting: the jobs (in the order given) that keep each address within `perUserPerDay` reminders
+   * this UTC day (the API's clock: the chain's when a local chain runs ahead). Counted are the reminders sent today
+   * and those another worker is sending now, so two workers never both use the last one (in a tight race both may
+   * hold back: fewer, never more). The others are `not_delivered`.
+   */
+  async function withinDailyBudget(jobs: LeasedJob[], summary: RunSummary): Promise<LeasedJob[]> {
+    if (perUserPerDay === null) return jobs;
+    const dayStart = new Date(clock.now().getTime());
+    dayStart.setUTCHours(0, 0, 0, 0);
+    const ours = jobs.map((job) => job.id);
+    const used = new Map<string, number>();
+    const allowed: LeasedJob[] = [];
+    for (const job of jobs) {
+      const count = used.get(job.address) ?? await prisma.notificationJob.count({
+        where: {
+          address: job.address,
+          id: { notIn: ours },
+          OR: [{ status: "sent", sentAt: { gte: dayStart } }, { status: "sending" }],
+        },
+      });
+      if (count >= perUserPerDay) {
+        used.set(job.address, count);
+        await prisma.notificationJob.update({
+          where: { id: job.id },
+          data: { status: "not_delivered", lockedUntil: null, result: `World's per-day setting: ${perUserPerDay} a user a day, reached today` },
+        });
+        summary.notDelivered++;
+        continue;
+      }
+      used.set(job.address, count + 1);
+      allowed.push(job);
+    }
+    return allowed;
   }
 
   async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<void> {
@@ -233,7 +268,8 @@ export function createReminderService(options: ReminderServiceOptions) {
       return;
     }
     const byAddress = new Map(results.map((result) => [result.address.toLowerCase(), result]));
-    const sentAt = new Date();
+    // The day a reminder counts against (World's per-day setting) is the API's clock's.
+    const sentAt = clock.now();
     const sent = jobs.filter((job) => byAddress.get(job.address)?.sent === true);
     await prisma.notificationJob.updateMany({
       where: { id: { in: sent.map((job) => job.id) } },
@@ -259,9 +295,12 @@ export function createReminderService(options: ReminderServiceOptions) {
     for (let batch = 0; batch < maxBatches; batch++) {
       const jobs = await lease(clock.now(), transport.maxRecipients);
       if (jobs.length === 0) break;
-      // One request per kind: the texts differ; the nudges are checked against the chain first.
-      await sendBatch(jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
-      await sendBatch(await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary), summary, streakAtRiskLocalisations());
+      // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim
+      // reminder due with it (it says the claim is open, and more); one request per kind (the texts differ).
+      const nudges = await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary);
+      const allowed = await withinDailyBudget([...nudges, ...jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND)], summary);
+      await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
+      await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
     }
     return summary;
   }
