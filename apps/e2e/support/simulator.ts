@@ -21,7 +21,7 @@ const ANNOUNCEMENT_TITLES = new RegExp(
  * Wallet ids of the simulator's users (apps/simulator: Alice, Bob with two wallets, Carol, Dave not verified, Erin
  * verified since World ID 4.0).
  */
-export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main" | "erin-main";
+export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main" | "erin-main" | "grace-main";
 
 const WALLET_LABELS: Record<WalletId, string> = {
   "alice-main": "Alice, main wallet",
@@ -30,6 +30,7 @@ const WALLET_LABELS: Record<WalletId, string> = {
   "carol-main": "Carol, main wallet",
   "dave-main": "Dave (not verified), main wallet",
   "erin-main": "Erin (verified after June 2026), main wallet",
+  "grace-main": "Grace (verified after June 2026), main wallet",
 };
 
 export interface SimulatorState {
