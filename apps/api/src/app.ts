@@ -12,6 +12,7 @@ import swagger from "./plugins/swagger.js";
 import workers from "./plugins/workers.js";
 import authRoutes from "./routes/auth/index.js";
 import healthRoutes from "./routes/health/index.js";
+import inviteRoutes from "./routes/invite/index.js";
 import referralCodeRoutes from "./routes/referral-codes/index.js";
 import referralRoutes from "./routes/referrals/index.js";
 import erc20Routes from "./routes/erc20/index.js";
@@ -54,6 +55,7 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(pollRoutes, { prefix: "/api/polls" });
   await fastify.register(worldIdRoutes, { prefix: "/api/world-id" });
   await fastify.register(statsRoutes, { prefix: "/api/stats", config });
+  await fastify.register(inviteRoutes, { prefix: "/api/invite", config });
   // Development only: what the outbox transport "sent" (the World App simulator lists it); never in production.
   if (config.notifications.transport === "outbox" && !config.isProduction) await fastify.register(import("./routes/dev/index.js"), { prefix: "/api/dev" });
 }

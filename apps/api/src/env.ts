@@ -212,6 +212,12 @@ const schema = z.object({
   NOTIFICATIONS_PER_USER_PER_DAY: z.enum(["0", "1", "2", "unlimited"]).default("1")
     .transform((value) => (value === "unlimited" ? null : Number(value))),
 
+  /**
+   * The origin the mini app is served from (https://oro.example): the invite preview's absolute links (og:image).
+   * Unset: the origin each request came to.
+   */
+  PUBLIC_ORIGIN: url.transform((value) => new URL(value).origin).optional(),
+
   PRICE_PROVIDER: z.enum(["http", "development"]),
   /** A CoinGecko-compatible `simple/token_price` API: base URL, platform id, optional key and its header. */
   PRICE_API_URL: url.optional(),
@@ -291,6 +297,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       maxAgeMs: raw.STREAK_CACHE_MAX_AGE,
       localTtlMs: raw.STREAK_CACHE_LOCAL_TTL,
     },
+    publicOrigin: raw.PUBLIC_ORIGIN,
     countryHeader: raw.COUNTRY_HEADER,
     swapRewardMinVolumeUsd: raw.SWAP_REWARD_MIN_VOLUME_USD,
     notifications: {

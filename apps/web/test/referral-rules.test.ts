@@ -132,19 +132,21 @@ describe("share amounts and the invite link", () => {
     expect(formatShareAmount(2_500_000_000_000_000_000n, "pt")).toBe("2,5");
   });
 
-  it("a World App deep link into the mini app carries referralCode and referredBy", () => {
-    const link = new URL(buildInviteLink({ referralCode: "ABCD2345", referredBy: "ana b", worldAppId: "app_123", origin: "https://oro.example" }));
+  it("a World App deep link into the mini app's invite path carries referralCode, referredBy and the sharer's language", () => {
+    const link = new URL(buildInviteLink({ referralCode: "ABCD2345", referredBy: "ana b", worldAppId: "app_123", origin: "https://oro.example", language: "ja" }));
     expect(link.origin + link.pathname).toBe("https://world.org/mini-app");
     expect(link.searchParams.get("app_id")).toBe("app_123");
     const path = new URL(link.searchParams.get("path") ?? "", "https://x.example");
-    expect(path.pathname).toBe("/");
+    // /invite answers the link's preview (the API's og tags) and takes a person on to /?referralCode=…
+    expect(path.pathname).toBe("/invite");
     expect(path.searchParams.get("referralCode")).toBe("ABCD2345");
     expect(path.searchParams.get("referredBy")).toBe("ana b");
+    expect(path.searchParams.get("lang")).toBe("ja");
   });
 
   it("without an app id the link opens this web app", () => {
-    expect(buildInviteLink({ referralCode: "ABCD2345", referredBy: null, worldAppId: undefined, origin: "http://127.0.0.1:5173/" })).toBe(
-      "http://127.0.0.1:5173/?referralCode=ABCD2345",
+    expect(buildInviteLink({ referralCode: "ABCD2345", referredBy: null, worldAppId: undefined, origin: "http://127.0.0.1:5173/", language: "en" })).toBe(
+      "http://127.0.0.1:5173/invite?referralCode=ABCD2345&lang=en",
     );
   });
 });

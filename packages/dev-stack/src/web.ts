@@ -87,13 +87,13 @@ async function fileAt(distDir: string, urlPath: string): Promise<string | undefi
   return info?.isFile() ? file : undefined;
 }
 
-function proxy(request: http.IncomingMessage, response: http.ServerResponse, target: URL): void {
+function proxy(request: http.IncomingMessage, response: http.ServerResponse, target: URL, pathAndQuery = request.url): void {
   const upstream = http.request(
     {
       hostname: target.hostname,
       port: target.port,
       method: request.method,
-      path: request.url,
+      path: pathAndQuery,
       headers: { ...request.headers, host: target.host, "x-forwarded-host": request.headers.host ?? "" },
     },
     (answer) => {
@@ -110,7 +110,8 @@ function proxy(request: http.IncomingMessage, response: http.ServerResponse, tar
 
 /**
  * Serves a production build the way its hosting would: files from `distDir` (index.html for every other path,
- * as the app routes on the client) and /api forwarded to the API, so the app calls the API on its own origin.
+ * as the app routes on the client) and /api forwarded to the API, so the app calls the API on its own origin;
+ * /invite (the share link's path) is the API's /api/invite, as deploy/Caddyfile rewrites it.
  */
 export async function serveWeb(options: ServeWebOptions): Promise<WebServer> {
   const distDir = path.resolve(options.distDir);
@@ -120,6 +121,8 @@ export async function serveWeb(options: ServeWebOptions): Promise<WebServer> {
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) return proxy(request, response, target);
+    // An invite link's path: the API answers its preview (og tags) and sends a person on to the app, as Caddy does.
+    if (url.pathname === "/invite") return proxy(request, response, target, `/api/invite${url.search}`);
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405).end();
       return;

@@ -68,7 +68,7 @@ export function ShareScreen() {
 
   const share = () => {
     if (!code.data) return;
-    const url = buildInviteLink({ referralCode: code.data, referredBy: user.username, worldAppId: env.worldAppId, origin: window.location.origin });
+    const url = buildInviteLink({ referralCode: code.data, referredBy: user.username, worldAppId: env.worldAppId, origin: window.location.origin, language: locale });
     // A closed share sheet is not an error worth telling about.
     wallet.share({ title: t("share.title"), text: t("share.shareText", { code: code.data }), url }).catch(() => undefined);
   };
