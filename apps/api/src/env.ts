@@ -170,6 +170,13 @@ const schema = z.object({
   REFERRAL_REFEREE_REWARD: oroAmount,
   REFERRAL_REFEREE_PAYMENT: paymentType,
   EARNINGS_CACHE_TTL: duration.default(30_000),
+  /**
+   * How long an accepted referral may wait for its referee's first mint (and a verified referrer). Past it, the
+   * referral gets one last check against the indexer and is then refused (PENDING_EXPIRED) unless the referee's
+   * human minted in time, so that the activation worker's work is bounded: a referral made from a wallet that
+   * never mints is no longer re-checked for ever.
+   */
+  REFERRAL_PENDING_TTL: duration.default(30 * 86_400_000),
 
   WORKERS_ENABLED: booleanString.default(true),
   /** How often pending referrals are checked against the indexer for the referee's first mint. */
@@ -280,6 +287,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       referrer: { amountWei: raw.REFERRAL_REFERRER_REWARD, paymentType: raw.REFERRAL_REFERRER_PAYMENT },
       referee: { amountWei: raw.REFERRAL_REFEREE_REWARD, paymentType: raw.REFERRAL_REFEREE_PAYMENT },
       earningsCacheTtlMs: raw.EARNINGS_CACHE_TTL,
+      pendingTtlMs: raw.REFERRAL_PENDING_TTL,
     },
     workers: {
       enabled: raw.WORKERS_ENABLED,

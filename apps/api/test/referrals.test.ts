@@ -244,6 +244,8 @@ describe("GET /api/referrals/oro-earned", () => {
       usersReferred: [],
       rewardForBeingReferee: null,
       referredByUsername: null,
+      usersReferredCount: 0,
+      nextCursor: null,
     });
   });
 

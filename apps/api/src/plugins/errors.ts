@@ -12,7 +12,8 @@ export default fp(
   (fastify, _options, done) => {
     fastify.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
       if (error instanceof ApiError) {
-        return reply.status(error.statusCode).send({ error: error.code, message: error.message } satisfies ErrorResponse);
+        const body: ErrorResponse = { error: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) };
+        return reply.status(error.statusCode).send(body);
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const where = error.validationContext ?? "request";

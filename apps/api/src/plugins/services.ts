@@ -140,6 +140,7 @@ export default fp<ServicesOptions>(
       auth,
       rewards: { referrer: config.referral.referrer, referee: config.referral.referee },
       earningsCacheTtlMs: config.referral.earningsCacheTtlMs,
+      pendingTtlMs: config.referral.pendingTtlMs,
       requestDeadlineMs: config.indexer.timeoutMs,
       // Eligibility needs the wallet's first mint ever, asked of the indexer oldest first.
       cachedFirstClaim: async (address) => (await streaks.firstClaim(address, { bypassCache: false })).claim ?? undefined,

@@ -2,6 +2,7 @@ import { REFERRAL_APP, REFERRAL_CODE_LENGTH } from "@oro/clients";
 import { z } from "zod";
 import { ReferralStatus } from "../generated/prisma/enums.js";
 import { ELIGIBILITY_REASON } from "../services/referrals/acceptance.js";
+import { CURSOR_PATTERN, INVITES_PAGE_SIZE } from "../services/referrals/invites-page.js";
 import { addressSchema, booleanQuery, paymentTypeSchema, weiSchema } from "./common.js";
 
 export { userAddressQuery } from "./common.js";
@@ -63,6 +64,15 @@ export const referWithSignatureResponseSchema = z
 export const oroEarnedQuerySchema = z.object({
   userAddress: addressSchema,
   forceBustCache: booleanQuery.default(false).meta({ description: "true reads through the per-user cache" }),
+  cursor: z
+    .string()
+    .regex(CURSOR_PATTERN, { message: "must be the nextCursor of an earlier answer" })
+    .optional()
+    .meta({
+      description:
+        "The nextCursor of the previous page, to read the invites after it; absent for the first page. Opaque; a cursor of " +
+        "another user's list, or one this API did not issue, is a 400 naming querystring.cursor.",
+    }),
 });
 
 export const claimableSignatureSchema = z
@@ -90,11 +100,20 @@ export const refereeRewardSchema = z.object(rewardFields).meta({ id: "RefereeRew
 export const oroEarnedResponseSchema = z
   .object({
     totalOroEarnedWei: weiSchema,
-    usersReferred: z.array(referredUserSchema),
+    usersReferred: z.array(referredUserSchema).max(INVITES_PAGE_SIZE).meta({
+      description:
+        `One page (at most ${INVITES_PAGE_SIZE}) of the people the user invited, in the spec's order: claimable and not claimed, then ` +
+        "claimable and claimed, then the others; newest update first within each. The pages follow one another through nextCursor.",
+    }),
     rewardForBeingReferee: refereeRewardSchema.nullable(),
     referredByUsername: z.string().nullable(),
+    usersReferredCount: z.int().nonnegative().meta({ description: "How many invites paid, over every page (what the share screen shows as users referred)" }),
+    nextCursor: z.string().nullable().meta({ description: "Pass as cursor to read the next page; null when this page is the last" }),
   })
-  .meta({ id: "OroEarned" });
+  .meta({
+    id: "OroEarned",
+    description: "totalOroEarnedWei and usersReferredCount cover the whole history; usersReferred is one page. Every page carries the totals.",
+  });
 
 export const referralProgrammeResponseSchema = z
   .object({

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    /** The fields at fault, as a validation error names them (for a 400 decided past the schema). */
+    readonly issues?: { field: string; rule: string; message: string }[],
   ) {
     super(message);
   }

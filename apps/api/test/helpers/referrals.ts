@@ -87,4 +87,6 @@ export interface OroEarned {
   usersReferred: (Reward & { userId: string; username: string | null })[];
   rewardForBeingReferee: Reward | null;
   referredByUsername: string | null;
+  usersReferredCount: number;
+  nextCursor: string | null;
 }

@@ -983,10 +983,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the user earned from the referral programme, with claimable vouchers */
+        /**
+         * What the user earned from the referral programme, with claimable vouchers, and one page of the invites
+         * @description The first page (no cursor) is cached per user (forceBustCache=true reads through it). A bad cursor is a 400 naming querystring.cursor.
+         */
         get: {
             parameters: {
                 query: {
+                    /** @description The nextCursor of the previous page, to read the invites after it; absent for the first page. Opaque; a cursor of another user's list, or one this API did not issue, is a 400 naming querystring.cursor. */
+                    cursor?: string;
                     /** @description true reads through the per-user cache */
                     forceBustCache?: "true" | "false";
                     /** @description Wallet address (0x + 40 hex digits) */
@@ -2087,19 +2092,31 @@ export interface components {
              */
             locale: "en" | "es" | "fil" | "id" | "ja" | "ko" | "pt" | "th";
         };
+        /** @description totalOroEarnedWei and usersReferredCount cover the whole history; usersReferred is one page. Every page carries the totals. */
         OroEarned: {
+            /** @description Pass as cursor to read the next page; null when this page is the last */
+            nextCursor: string | null;
             referredByUsername: string | null;
             rewardForBeingReferee: components["schemas"]["RefereeReward"] | null;
             /** @description An amount in wei (18 decimals) as a decimal string */
             totalOroEarnedWei: string;
+            /** @description One page (at most 50) of the people the user invited, in the spec's order: claimable and not claimed, then claimable and claimed, then the others; newest update first within each. The pages follow one another through nextCursor. */
             usersReferred: components["schemas"]["ReferredUser"][];
+            /** @description How many invites paid, over every page (what the share screen shows as users referred) */
+            usersReferredCount: number;
         };
+        /** @description totalOroEarnedWei and usersReferredCount cover the whole history; usersReferred is one page. Every page carries the totals. */
         OroEarnedInput: {
+            /** @description Pass as cursor to read the next page; null when this page is the last */
+            nextCursor: string | null;
             referredByUsername: string | null;
             rewardForBeingReferee: components["schemas"]["RefereeRewardInput"] | null;
             /** @description An amount in wei (18 decimals) as a decimal string */
             totalOroEarnedWei: string;
+            /** @description One page (at most 50) of the people the user invited, in the spec's order: claimable and not claimed, then claimable and claimed, then the others; newest update first within each. The pages follow one another through nextCursor. */
             usersReferred: components["schemas"]["ReferredUserInput"][];
+            /** @description How many invites paid, over every page (what the share screen shows as users referred) */
+            usersReferredCount: number;
         };
         Poll: {
             /** Format: date-time */

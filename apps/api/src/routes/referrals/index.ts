@@ -98,7 +98,9 @@ const referralRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, {
     {
       schema: {
         tags: ["referrals"],
-        summary: "What the user earned from the referral programme, with claimable vouchers",
+        summary: "What the user earned from the referral programme, with claimable vouchers, and one page of the invites",
+        description:
+          "The first page (no cursor) is cached per user (forceBustCache=true reads through it). A bad cursor is a 400 naming querystring.cursor.",
         security: sessionSecurity,
         querystring: oroEarnedQuerySchema,
         response: { 200: oroEarnedResponseSchema, ...errorResponses(400, 401, 403, 429) },
@@ -107,7 +109,7 @@ const referralRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, {
     },
     async (request) => {
       const user = await request.requireUser(request.query.userAddress);
-      return referrals.earnings(user, { bypassCache: request.query.forceBustCache });
+      return referrals.earnings(user, { bypassCache: request.query.forceBustCache, cursor: request.query.cursor });
     },
   );
   done();

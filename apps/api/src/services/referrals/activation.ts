@@ -7,7 +7,7 @@ import { violatedConstraint } from "../errors.js";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
 import { createSignedVoucher } from "../vouchers.js";
 import { firstMintOfHuman, humanBehindWallet, humansOfWallet, rememberHuman } from "./humans.js";
-import { decideActivation, ONE_REFERRAL_PER_HUMAN_INDEX, REJECTION, type ActivationFacts, type RejectionReason } from "./rules.js";
+import { decideActivation, expiredWhilePending, ONE_REFERRAL_PER_HUMAN_INDEX, REJECTION, type ActivationFacts, type RejectionReason } from "./rules.js";
 
 export interface RewardRule {
   amountWei: bigint;
@@ -24,6 +24,8 @@ export interface ActivationOptions {
   indexer: IndexerClient;
   allowList: Pick<AllowList, "exempts">;
   rewards: Record<RewardSide, RewardRule>;
+  /** How long after its acceptance a referral may stay pending (REFERRAL_PENDING_TTL). */
+  pendingTtlMs: number;
   log: FastifyBaseLogger;
   /** Drops cached earnings of these addresses. */
   forget: (...addresses: string[]) => void;
@@ -79,6 +81,8 @@ export function createReferralActivation(options: ActivationOptions) {
       await prisma.referral.updateMany({ where: { id: referralId, status: "pending" }, data: { lastCheckedAt: new Date() } });
     }
     const decision = decideActivation(known);
+    const expiresAt = new Date(referral.createdAt.getTime() + options.pendingTtlMs);
+    if (expiredWhilePending(decision, known, expiresAt, new Date())) return reject(referral, known.refereeHuman, REJECTION.pendingExpired);
     if (decision.kind === "reject") return reject(referral, known.refereeHuman, decision.reason);
     if (decision.kind === "wait") {
       // A known referee human is held by this referral at once, so that another wallet of the same human cannot take it meanwhile.

@@ -14,7 +14,8 @@ import { createReferralEarnings } from "./earnings.js";
 export type { AcceptInput, Eligibility, EligibilityReason } from "./acceptance.js";
 export { ELIGIBILITY_REASON } from "./acceptance.js";
 export type { ActivationOutcome, RewardRule } from "./activation.js";
-export type { ClaimableSignature, Earnings, RefereeReward, ReferredUserEntry } from "./earnings.js";
+export type { ClaimableSignature, Earnings, EarningsQuery, RefereeReward, ReferredUserEntry } from "./earnings.js";
+export { INVITES_PAGE_SIZE } from "./invites-page.js";
 export { REJECTION, WAITING } from "./rules.js";
 
 export interface ReferralServiceOptions {
@@ -24,6 +25,8 @@ export interface ReferralServiceOptions {
   auth: AuthService;
   rewards: Record<RewardSide, RewardRule>;
   earningsCacheTtlMs: number;
+  /** How long a pending referral waits for the referee's first mint (REFERRAL_PENDING_TTL). */
+  pendingTtlMs: number;
   /** One deadline for all of a request's calls to the indexer (the indexer's own timeout). */
   requestDeadlineMs: number;
   /** The wallet's first mint ever (undefined before any) through the streak cache (eligibility reads it). */
@@ -44,7 +47,7 @@ export function createReferralService(options: ReferralServiceOptions) {
   const allowList = createAllowList(prisma, log);
   // Earnings are cached per address; activation and acceptance drop what they change.
   const forget = (...addresses: string[]) => earnings.forget(...addresses);
-  const activation = createReferralActivation({ prisma, chain, indexer, allowList, rewards: options.rewards, log, forget });
+  const activation = createReferralActivation({ prisma, chain, indexer, allowList, rewards: options.rewards, pendingTtlMs: options.pendingTtlMs, log, forget });
   const earnings = createReferralEarnings({
     prisma,
     chain,

@@ -14,6 +14,8 @@ export const REJECTION = {
   humanAlreadyReferred: "HUMAN_ALREADY_REFERRED",
   /** The referee's human had minted (to any wallet) before the invite was accepted. */
   refereeMintedBeforeAcceptance: "REFEREE_MINTED_BEFORE_ACCEPTANCE",
+  /** Still waiting (or the referee's human first minted) past REFERRAL_PENDING_TTL after the acceptance. */
+  pendingExpired: "PENDING_EXPIRED",
 } as const;
 export type RejectionReason = (typeof REJECTION)[keyof typeof REJECTION];
 
@@ -72,6 +74,17 @@ export type ActivationDecision =
   | { kind: "wait"; reason: WaitingReason }
   | { kind: "reject"; reason: RejectionReason }
   | { kind: "pay"; refereeHuman: Hex; referrerHuman: Hex };
+
+/**
+ * Rule: a pending referral has an end. Past `expiresAt`, a referral the rules would keep waiting is refused, and so
+ * is one whose referee's human first minted only after it (a mint in time, seen late, still pays). Judged at the
+ * first check after the end, so that an indexer that lagged does not cost anyone their reward.
+ */
+export function expiredWhilePending(decision: ActivationDecision, facts: ActivationFacts, expiresAt: Date, now: Date): boolean {
+  if (now < expiresAt || decision.kind === "reject") return false;
+  if (decision.kind === "wait") return true;
+  return facts.refereeFirstMintedAt !== null && facts.refereeFirstMintedAt * 1000 >= expiresAt.getTime();
+}
 
 /**
  * The rules in order. One referral per human is not decided here but by the database (the index above),
