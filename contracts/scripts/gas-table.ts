@@ -5,6 +5,7 @@
  * field elements, 323 of the 324 bytes non-zero, as the reference's), so gasUsed compares as well as execution.
  * Run: pnpm --filter @oro/contracts bench (builds what it imports first).
  */
+import { appendFileSync } from "node:fs";
 import hre from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import { bytesToHex, encodeFunctionData, hexToBytes, keccak256, parseEther, stringToHex, toHex, type Hex } from "viem";
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
       continue;
     }
     const ratio = Number((execution * 10_000n) / reference.execution) / 100;
+    recordFigure({ bench: "@oro/contracts", figure: `${label}, execution gas`, measured: gas(execution), target: `≤ ${gas(reference.target)}`, met: execution <= reference.target });
     console.log(
       `${label.padEnd(50)}${pad(gas(gasUsed), 9)}${pad(gas(reference.gasUsed), 9)}${pad(gas(execution), 11)}` +
         `${pad(gas(reference.execution), 9)}${pad(gas(reference.target), 9)}${pad(`${ratio}%`, 9)}  ` +
@@ -160,6 +162,16 @@ async function main(): Promise<void> {
   console.log("World's real verifier (a Groth16 check behind its proxy) is not measured: its code and proof vectors are World's, not");
   console.log("this repository's; World's own tests (world-id-protocol contracts/test/core/Verifier.t.sol) are where to measure it.");
   console.log("previewClaim is estimated as a transaction (eth_estimateGas).");
+}
+
+/**
+ * Hands a figure to the root `pnpm bench` (one JSON line in the file ORO_BENCH_FIGURES names), as
+ * @oro/dev-stack's recordBenchFigure does for the other benchmarks: the contracts cannot depend on the stack that
+ * deploys them.
+ */
+function recordFigure(figure: { bench: string; figure: string; measured: string; target: string; met: boolean | null }): void {
+  const file = process.env.ORO_BENCH_FIGURES;
+  if (file) appendFileSync(file, `${JSON.stringify(figure)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
+import { recordBenchFigure } from "@oro/dev-stack";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openDatabase } from "../src/db/database.js";
@@ -290,6 +291,7 @@ async function main(): Promise<void> {
         `| ${route.name} | ${Math.round(route.requests)} | ${route.p50} | ${route.p99} | ${Math.round(ceiling.requests)}, ${ceiling.p99} | ` +
           `${(share * 100).toFixed(0)}% | ${goal} | ${met ? "yes" : "no"} |`,
       );
+      recordBenchFigure({ bench: "@oro/api", figure: route.name, measured: `${(share * 100).toFixed(0)}% of ceiling, p99 ${route.p99} ms`, target: goal, met });
     }
   } finally {
     const running = children.filter((child) => child.exitCode === null && child.signalCode === null);

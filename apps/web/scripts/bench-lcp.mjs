@@ -14,7 +14,7 @@ import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { extname, join, normalize, sep } from "node:path";
 import { gzipSync } from "node:zlib";
-import { buildWeb } from "@oro/dev-stack";
+import { buildWeb, recordBenchFigure } from "@oro/dev-stack";
 import { chromium } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -239,6 +239,10 @@ try {
       ];
     }),
   ];
+  for (const { profile, measured } of results) {
+    const lcp = median(measured.map((result) => result.lcp));
+    recordBenchFigure({ bench: "@oro/web", figure: `LCP of /, new visitor, ${profile.name} (median)`, measured: ms(lcp), target: profile.goal === null ? `reference ${ms(profile.reference)}` : `≤ ${ms(profile.goal)}`, met: profile.goal === null ? null : lcp <= profile.goal });
+  }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   console.log();
   console.log(`${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), load average ${load()} (1/5/15 min), Node.js ${process.version}, ${browser.version()}; the build took ${buildSeconds.toFixed(1)} s.`);

@@ -11,6 +11,7 @@ import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { recordBenchFigure } from "../dist/index.js";
 
 const TARGET_SECONDS = 60;
 const PNPM = ["--yes", "pnpm@10.34.9"];
@@ -152,6 +153,9 @@ try {
       run.loadBefore,
     ]),
   ];
+  for (const run of runs) {
+    recordBenchFigure({ bench: "@oro/dev-stack", figure: `pnpm start, ${run.label}`, measured: `${run.wall.toFixed(1)} s`, target: `≤ ${TARGET_SECONDS} s`, met: run.wall <= TARGET_SECONDS });
+  }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   console.log();
   console.log(`Commit ${commit} on ${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), Node.js ${process.version}; install took ${installSeconds.toFixed(1)} s.`);

@@ -59,3 +59,8 @@ export function loadStackConfig(source: Record<string, string | undefined> = pro
 export function inheritedEnv(): NodeJS.ProcessEnv {
   return process.env;
 }
+
+/** Where the root `pnpm bench` collects every benchmark's figures (ORO_BENCH_FIGURES), if it runs them. */
+export function benchFiguresFile(): string | undefined {
+  return process.env.ORO_BENCH_FIGURES || undefined;
+}

@@ -18,3 +18,4 @@ export {
 export { LocalStack, type ServiceState, type ServiceStatus, type StackOptions } from "./stack.js";
 export { loadStackConfig, PORT_VARIABLES, SERVICE_NAMES, StackConfigError, type ServiceName, type StackConfig } from "./env.js";
 export { readState, stateFile, type StackState } from "./state.js";
+export { recordBenchFigure, type BenchFigure } from "./bench-figures.js";

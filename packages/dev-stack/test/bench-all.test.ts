@@ -1,0 +1,34 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+// `pnpm bench` at its smoke size, so that no benchmark can rot unseen: the contracts' gas table, the web's LCP, the
+// returning user through the simulator, and `pnpm start` on a fresh clone of HEAD. The API's and the indexer's
+// benches are smoke-run in their own suites. Skips without Chromium (two of them drive it).
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+describe.skipIf(!existsSync(chromium))("pnpm bench --smoke", () => {
+  it("runs every bench and closes with one table of their figures", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["packages/dev-stack/scripts/bench-all.mjs", "--smoke", "--skip", "@oro/api,@oro/indexer"], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: "0" },
+      timeout: 900_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const table = stdout.slice(stdout.lastIndexOf("Every benchmark at its smoke size"));
+    expect(table).not.toContain("failed (exit");
+    const figures: [string, string][] = [
+      ["@oro/contracts", "repeat mint by the same human after 24 h, execution gas"],
+      ["@oro/web", "LCP of /, new visitor, slow 4G + 4× CPU (median)"],
+      ["@oro/e2e", "returning user: ready slider or countdown"],
+      ["@oro/dev-stack", "pnpm start, first start on a fresh clone"],
+    ];
+    for (const [bench, figure] of figures) {
+      expect(table).toMatch(new RegExp(`${bench}\\s+[^\\n]*${figure.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    }
+  }, 960_000);
+});
