@@ -21,7 +21,7 @@ const ANNOUNCEMENT_TITLES = new RegExp(
  * Wallet ids of the simulator's users (apps/simulator: Alice, Bob with two wallets, Carol, Dave not verified, Erin
  * verified since World ID 4.0).
  */
-export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main" | "erin-main" | "grace-main";
+export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main" | "erin-main" | "grace-main" | "heidi-main" | "ivan-main";
 
 const WALLET_LABELS: Record<WalletId, string> = {
   "alice-main": "Alice, main wallet",
@@ -31,6 +31,8 @@ const WALLET_LABELS: Record<WalletId, string> = {
   "dave-main": "Dave (not verified), main wallet",
   "erin-main": "Erin (verified after June 2026), main wallet",
   "grace-main": "Grace (verified after June 2026), main wallet",
+  "heidi-main": "Heidi (lets her streak run out), main wallet",
+  "ivan-main": "Ivan (claims in time), main wallet",
 };
 
 export interface SimulatorState {
@@ -54,6 +56,12 @@ export interface Reminder {
   title: string;
   message: string;
   createdAt: string;
+}
+
+/** A reminder in the simulator's list: as World App shows it to the wallet (`${username}` filled in). */
+export interface ShownReminder extends Reminder {
+  username: string | null;
+  shown: { title: string; message: string };
 }
 
 /**
@@ -158,8 +166,13 @@ export class Simulator {
     });
   }
 
-  async advanceHours(hours: 1 | 24 | 48): Promise<void> {
-    await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: `+${hours} h`, exact: true }).click());
+  async advanceHours(hours: number): Promise<void> {
+    if (hours === 1 || hours === 24 || hours === 48) {
+      await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: `+${hours} h`, exact: true }).click());
+      return;
+    }
+    await this.page.getByRole("spinbutton", { name: "Hours to move chain time" }).fill(String(hours));
+    await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: "Move chain time" }).click());
   }
 
   async setAmountPerMint(amount: string): Promise<void> {
@@ -205,6 +218,12 @@ export class Simulator {
 
   async reminders(): Promise<Reminder[]> {
     const answer = (await (await fetch(`${this.stack.apiUrl}/api/dev/notifications?limit=100`)).json()) as { notifications: Reminder[] };
+    return answer.notifications;
+  }
+
+  /** The reminders the simulator lists, as World App shows them. */
+  async shownReminders(): Promise<ShownReminder[]> {
+    const answer = (await (await fetch(`${this.stack.simulatorUrl}notifications`)).json()) as { notifications: ShownReminder[] };
     return answer.notifications;
   }
 

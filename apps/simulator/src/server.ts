@@ -11,6 +11,16 @@ import { installBridge } from "./ui/bridge.js";
 import { simulatorPage } from "./ui/page.js";
 import { simulatorUi } from "./ui/simulator-ui.js";
 
+/** One row of the API's development outbox (GET /api/dev/notifications). */
+interface OutboxNotification {
+  address: string;
+  language: string;
+  title: string;
+  message: string;
+  miniAppPath: string;
+  createdAt: string;
+}
+
 export interface SimulatorOptions {
   /** 0 picks a free port. */
   port: number;
@@ -180,6 +190,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     return Math.max(0, advancedSeconds * 1000, fromBlock);
   }
 
+  /**
+   * A reminder as World App shows it to its wallet: `${username}` in the title and message becomes the wallet's
+   * username (World App fills it in; an address World App does not know keeps the placeholder).
+   */
+  function asWorldAppShowsIt(row: OutboxNotification) {
+    const username = findByAddress(humans, row.address)?.username ?? null;
+    const fill = (text: string) => (username === null ? text : text.split("${username}").join(username));
+    return { ...row, username, shown: { title: fill(row.title), message: fill(row.message) } };
+  }
+
   function usernameAnswer(address: string) {
     const wallet = findByAddress(humans, address);
     return { address: address.toLowerCase(), username: wallet?.username ?? null, profile_picture_url: null };
@@ -200,7 +220,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         throw new HttpError(502, `the API did not answer: ${error.message}`);
       });
       if (answer.status === 404) throw new HttpError(404, "the API has no development outbox (NOTIFICATIONS_TRANSPORT=outbox, not production)");
-      return sendJson(res, answer.status, await answer.json());
+      const body = (await answer.json()) as { notifications?: OutboxNotification[] };
+      if (!answer.ok || !Array.isArray(body.notifications)) return sendJson(res, answer.status, body);
+      return sendJson(res, 200, { notifications: body.notifications.map(asWorldAppShowsIt) });
     }
     // World App's username service, as MiniKit asks it (POST /api/v1/query, GET /api/v1/<username>).
     if (path === "/usernames/query" && method === "POST") {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHumans } from "../src/humans.js";
 import { startSimulator, type RunningSimulator } from "../src/index.js";
 
 /** A stand-in mini app and API on free ports; the chain is absent (what needs it answers without it). */
@@ -29,7 +30,11 @@ beforeAll(async () => {
     apiCalls.push({ url: req.url ?? "", host: req.headers.host });
     if (req.url?.startsWith("/api/dev/notifications")) {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ notifications: [{ id: "1", address: "0xabc", language: "ja", title: "ORO", message: "受け取れます", miniAppPath: "/", createdAt: new Date(0).toISOString() }] }));
+      const heidi = createHumans().find((human) => human.id === "heidi")?.wallets[0]?.account.address.toLowerCase() ?? "";
+      res.end(JSON.stringify({ notifications: [
+        { id: "1", address: "0xabc", language: "ja", title: "ORO", message: "受け取れます", miniAppPath: "/", createdAt: new Date(0).toISOString() },
+        { id: "2", address: heidi, language: "pt", title: "Sua sequência acaba logo", message: "${username}, resgate seu ORO hoje.", miniAppPath: "/", createdAt: new Date(0).toISOString() },
+      ] }));
       return;
     }
     res.writeHead(200, { "content-type": "application/json" });
@@ -103,7 +108,13 @@ describe("startSimulator", () => {
   });
 
   it("lists the API's outbox, refuses bad controls with a reason, and names an unreachable chain", async () => {
-    expect(await (await fetch(`${simulator.url}notifications`)).json()).toMatchObject({ notifications: [{ language: "ja", message: "受け取れます" }] });
+    // As World App shows each: ${username} becomes the wallet's username (an address it does not know keeps it).
+    expect(await (await fetch(`${simulator.url}notifications`)).json()).toMatchObject({
+      notifications: [
+        { language: "ja", message: "受け取れます", username: null, shown: { title: "ORO", message: "受け取れます" } },
+        { language: "pt", message: "${username}, resgate seu ORO hoje.", username: "heidi", shown: { title: "Sua sequência acaba logo", message: "heidi, resgate seu ORO hoje." } },
+      ],
+    });
     const badTime = await fetch(`${simulator.url}chain/advance`, { method: "POST", body: JSON.stringify({ seconds: -5 }) });
     expect(badTime.status).toBe(400);
     const badTask = await fetch(`${simulator.url}owner`, { method: "POST", body: JSON.stringify({ task: "amount-per-mint", amount: "lots" }) });

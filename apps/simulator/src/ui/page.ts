@@ -75,6 +75,7 @@ export function simulatorPage(): string {
       <legend>Chain time</legend>
       <p><span id="chain-time">…</span></p>
       <div class="row"><button data-advance="3600">+1 h</button><button data-advance="86400">+24 h</button><button data-advance="172800">+48 h</button></div>
+      <div class="row"><label class="inline">By <input id="advance-hours" type="number" min="1" max="8784" step="1" value="20" aria-label="Hours to move chain time"> h</label><button id="advance-by">Move chain time</button></div>
     </fieldset>
 
     <fieldset>

@@ -45,6 +45,8 @@ export function simulatorUi(): void {
     message: string;
     miniAppPath: string;
     createdAt: string;
+    /** As World App shows it: `${username}` filled in with the wallet's username. */
+    shown: { title: string; message: string };
   }
   interface BridgeMessage {
     command: string;
@@ -154,7 +156,7 @@ export function simulatorUi(): void {
       const { notifications } = await call<{ notifications: Reminder[] }>("/notifications");
       byId("reminders").innerHTML =
         notifications
-          .map((row) => `<li><strong>${escapeHtml(row.title)}</strong> — ${escapeHtml(row.message)} <small>[${row.language}] to ${escapeHtml(names.get(row.address) ?? row.address)}, ${new Date(row.createdAt).toLocaleString()}, opens ${escapeHtml(row.miniAppPath)}</small></li>`)
+          .map((row) => `<li><strong>${escapeHtml(row.shown.title)}</strong> — ${escapeHtml(row.shown.message)} <small>[${row.language}] to ${escapeHtml(names.get(row.address) ?? row.address)}, ${new Date(row.createdAt).toLocaleString()}, opens ${escapeHtml(row.miniAppPath)}</small></li>`)
           .join("") || "<li class=hint>No reminder sent yet.</li>";
     } catch (error) {
       byId("reminders").innerHTML = `<li class=hint>${escapeHtml((error as Error).message)}</li>`;
@@ -283,17 +285,19 @@ export function simulatorUi(): void {
   byId("relaunch").addEventListener("click", () => {
     launch("/");
   });
-  for (const button of document.querySelectorAll<HTMLButtonElement>("[data-advance]")) {
-    button.addEventListener("click", () => {
-      const seconds = Number(button.dataset.advance);
-      // The phone's clock moves with the chain: the mini app is relaunched with it.
-      void action(`Chain time +${seconds / 3600} h`, async () => {
-        await call("/chain/advance", { seconds });
-        await refreshChain();
-        launch(frame.getAttribute("src") ?? "/");
-      });
+  function advance(seconds: number) {
+    // The phone's clock moves with the chain: the mini app is relaunched with it.
+    void action(`Chain time +${seconds / 3600} h`, async () => {
+      await call("/chain/advance", { seconds });
+      await refreshChain();
+      launch(frame.getAttribute("src") ?? "/");
     });
   }
+  for (const button of document.querySelectorAll<HTMLButtonElement>("[data-advance]")) {
+    button.addEventListener("click", () => advance(Number(button.dataset.advance)));
+  }
+  // Any whole number of hours (the streak-at-risk nudge comes 4 h before a streak lapses: +20 h after a claim is due).
+  byId("advance-by").addEventListener("click", () => advance(Math.round(Number(byId<HTMLInputElement>("advance-hours").value)) * 3600));
   byId("owner-set-amount").addEventListener("click", () => {
     const amount = byId<HTMLInputElement>("owner-amount").value.trim();
     void action(`Amount per mint ${amount}`, () => call("/owner", { task: "amount-per-mint", amount }).then(refreshChain));
