@@ -104,8 +104,8 @@ export interface FakeOptions {
   /** The API's refusal of an invite (its error code); default: accepted, referrer 'bob'. */
   acceptError?: string;
   signMessageError?: Error;
-  /** The raw oro-earned answer (read through the app's own parser), or its failure. */
-  earnings?: ApiSchemas["OroEarned"] | Error;
+  /** The raw oro-earned answer (read through the app's own parser), or its failure; a function answers each page by its cursor. */
+  earnings?: ApiSchemas["OroEarned"] | Error | ((cursor: string | undefined) => ApiSchemas["OroEarned"] | Error);
   /** Voucher nonces already used on chain. */
   claimedVoucherNonces?: string[];
   /** After a voucher claim is sent, how many previews until it shows on chain (Infinity: never). */
@@ -215,7 +215,8 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     },
     getReferralEarnings: (address, opts) => {
       record("getReferralEarnings", address, opts);
-      const answer = options.earnings ?? { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: null, referredByUsername: null };
+      const given = typeof options.earnings === "function" ? options.earnings(opts.cursor) : options.earnings;
+      const answer = given ?? { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: null, referredByUsername: null, usersReferredCount: 0, nextCursor: null };
       if (answer instanceof Error) return Promise.reject(answer);
       try {
         return Promise.resolve(toReferralEarnings(answer));

@@ -25,7 +25,8 @@ const invite = (username: string | null, paymentType: "claimable" | "auto", hasC
 });
 
 function earnings(overrides: Partial<ApiSchemas["OroEarned"]> = {}): ApiSchemas["OroEarned"] {
-  return { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: null, referredByUsername: null, ...overrides };
+  const usersReferred = overrides.usersReferred ?? [];
+  return { totalOroEarnedWei: "0", rewardForBeingReferee: null, referredByUsername: null, usersReferredCount: usersReferred.length, nextCursor: null, ...overrides, usersReferred };
 }
 
 const earningsCalls = (app: ReturnType<typeof renderApp>) => app.fakes.calls.filter((call) => call.name === "getReferralEarnings");
@@ -152,6 +153,111 @@ describe("share screen: totals and invites", () => {
     expect(screen.getByRole("button", { name: "Share invite" })).toBeInTheDocument();
     expect(earningsCalls(app)).toHaveLength(1);
   });
+});
+
+describe("share screen: a long history of invites, a page at a time", () => {
+  const TOTAL = 50_000;
+  const PAGE = 50;
+  /** The API's pages over TOTAL claimable, unclaimed invites, newest first; the cursor is the next index. */
+  function pagedEarnings(cursor: string | undefined): ApiSchemas["OroEarned"] {
+    const start = cursor === undefined ? 0 : Number(cursor);
+    const end = Math.min(start + PAGE, TOTAL);
+    const usersReferred = Array.from({ length: end - start }, (_, i) => invite(`friend${start + i}`, "claimable", false, 3600 + start + i, start + i + 1));
+    return earnings({ totalOroEarnedWei: (BigInt(TOTAL) * ORO).toString(), usersReferredCount: TOTAL, usersReferred, nextCursor: end < TOTAL ? String(end) : null });
+  }
+  const cursorsAsked = (app: ReturnType<typeof renderApp>) => earningsCalls(app).map((call) => (call.args[1] as { cursor?: string }).cursor);
+
+  /** A stand-in for the browser's IntersectionObserver: the test says when the list's end comes into view. */
+  function stubIntersectionObserver() {
+    const observers = new Set<{ callback: IntersectionObserverCallback; target: Element | null }>();
+    class FakeObserver {
+      private readonly entry: { callback: IntersectionObserverCallback; target: Element | null };
+      constructor(callback: IntersectionObserverCallback) {
+        this.entry = { callback, target: null };
+      }
+      observe(target: Element) {
+        this.entry.target = target;
+        observers.add(this.entry);
+      }
+      disconnect() {
+        observers.delete(this.entry);
+      }
+    }
+    vi.stubGlobal("IntersectionObserver", FakeObserver);
+    return {
+      scrollToEnd() {
+        for (const { callback, target } of [...observers]) {
+          if (target) callback([{ isIntersecting: true, target } as unknown as IntersectionObserverEntry], {} as IntersectionObserver);
+        }
+      },
+    };
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("shows the totals of the whole history and renders only the first page of 50,000 invites", async () => {
+    const app = renderApp({ path: "/share", signedIn: true, options: { earnings: pagedEarnings } });
+    expect(await screen.findByTestId("users-referred")).toHaveTextContent("50,000");
+    expect(screen.getByTestId("total-earned")).toHaveTextContent("50,000 ORO");
+    expect(screen.getAllByTestId("invite")).toHaveLength(PAGE);
+    expect(cursorsAsked(app)).toEqual([undefined]);
+  });
+
+  it("asks for the next page with the last page's cursor as the list's end comes into view, in order, each invite once", async () => {
+    const observer = stubIntersectionObserver();
+    const app = renderApp({ path: "/share", signedIn: true, options: { earnings: pagedEarnings } });
+    await waitFor(() => expect(screen.getAllByTestId("invite")).toHaveLength(PAGE));
+    observer.scrollToEnd();
+    await waitFor(() => expect(screen.getAllByTestId("invite")).toHaveLength(2 * PAGE));
+    observer.scrollToEnd();
+    await waitFor(() => expect(screen.getAllByTestId("invite")).toHaveLength(3 * PAGE));
+    expect(cursorsAsked(app)).toEqual([undefined, "50", "100"]);
+    const names = [...document.querySelectorAll(".invite__name")].map((name) => name.textContent);
+    expect(names).toEqual(Array.from({ length: 3 * PAGE }, (_, i) => `friend${i}`));
+  });
+
+  it("a 'Show more invites' button loads the next page from the keyboard, and goes once the last page is in", async () => {
+    const app = renderApp({
+      path: "/share",
+      signedIn: true,
+      options: {
+        earnings: (cursor) =>
+          cursor === undefined
+            ? earnings({ usersReferredCount: 3, usersReferred: [invite("first", "claimable", false, 60, 1), invite("second", "auto", true, 120, 2)], nextCursor: "c2" })
+            : earnings({ usersReferredCount: 3, usersReferred: [invite("third", "auto", true, 180, 3)], nextCursor: null }),
+      },
+    });
+    const more = await screen.findByRole("button", { name: "Show more invites" });
+    expect(screen.getAllByTestId("invite")).toHaveLength(2);
+    more.focus();
+    await userEvent.keyboard("{Enter}");
+    await waitFor(() => expect(screen.getAllByTestId("invite")).toHaveLength(3));
+    expect(cursorsAsked(app)).toEqual([undefined, "c2"]);
+    expect(screen.queryByRole("button", { name: "Show more invites" })).not.toBeInTheDocument();
+  });
+
+  it("a next page that fails says so under the list, keeps what was loaded, and the button tries again", async () => {
+    let failures = 0;
+    renderApp({
+      path: "/share",
+      signedIn: true,
+      options: {
+        earnings: (cursor) => {
+          if (cursor === undefined) return earnings({ usersReferredCount: 2, usersReferred: [invite("first", "claimable", false, 60, 1)], nextCursor: "c2" });
+          if (failures++ < 3) return new Error("503");
+          return earnings({ usersReferredCount: 2, usersReferred: [invite("second", "auto", true, 120, 2)], nextCursor: null });
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole("button", { name: "Show more invites" }));
+    expect(await screen.findByRole("alert", {}, { timeout: 10_000 })).toHaveTextContent("Unable to load, try again later");
+    expect(screen.getAllByTestId("invite")).toHaveLength(1);
+    expect(screen.getByTestId("users-referred")).toHaveTextContent("2");
+    await userEvent.click(screen.getByRole("button", { name: "Show more invites" }));
+    await waitFor(() => expect(screen.getAllByTestId("invite")).toHaveLength(2));
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+  }, 20_000);
 });
 
 describe("reward claims", () => {

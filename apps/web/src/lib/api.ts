@@ -81,11 +81,23 @@ export interface ReferredUser extends ReferralReward {
   username: string | null;
 }
 
+/** One page of the earnings answer: the totals cover the whole history, usersReferred one page of invites. */
 export interface ReferralEarnings {
   totalOroEarnedWei: bigint;
+  /** One page of invites, in the spec's order. */
   usersReferred: ReferredUser[];
   rewardForBeingReferee: ReferralReward | null;
   referredByUsername: string | null;
+  /** How many invites paid, over every page. */
+  usersReferredCount: number;
+  /** The cursor of the next page of invites; null on the last. */
+  nextCursor: string | null;
+}
+
+export interface ReferralEarningsOptions {
+  forceBustCache: boolean;
+  /** The previous page's nextCursor; absent for the first page. */
+  cursor?: string;
 }
 
 export interface AcceptReferralInput {
@@ -156,7 +168,8 @@ export interface OroApi {
   getReferralNonce(userAddress: Address): Promise<string>;
   /** Accepts an invite code; the API's refusals come back as `error`, not thrown. */
   acceptReferral(userAddress: Address, input: AcceptReferralInput): Promise<AcceptReferralResult>;
-  getReferralEarnings(userAddress: Address, options: { forceBustCache: boolean }): Promise<ReferralEarnings>;
+  /** One page of what the user earned from invites (the first without a cursor). */
+  getReferralEarnings(userAddress: Address, options: ReferralEarningsOptions): Promise<ReferralEarnings>;
 }
 
 /** A non-2xx answer of the API, with its stable error code (the `error` field of ErrorResponse). */
@@ -212,6 +225,8 @@ export function toReferralEarnings(answer: ApiSchemas["OroEarned"]): ReferralEar
     usersReferred: answer.usersReferred.map((entry) => ({ userId: entry.userId, username: entry.username, ...toReward(entry) })),
     rewardForBeingReferee: answer.rewardForBeingReferee ? toReward(answer.rewardForBeingReferee) : null,
     referredByUsername: answer.referredByUsername,
+    usersReferredCount: answer.usersReferredCount,
+    nextCursor: answer.nextCursor,
   };
 }
 
@@ -330,8 +345,8 @@ export function createOroApi(options: ApiOptions): OroApi {
         error: null,
       };
     },
-    async getReferralEarnings(userAddress, { forceBustCache }) {
-      const query = { userAddress, forceBustCache: forceBustCache ? ("true" as const) : ("false" as const) };
+    async getReferralEarnings(userAddress, { forceBustCache, cursor }) {
+      const query = { userAddress, forceBustCache: forceBustCache ? ("true" as const) : ("false" as const), ...(cursor === undefined ? {} : { cursor }) };
       return toReferralEarnings(unwrap(await client.GET("/api/referrals/oro-earned", { params: { query } })));
     },
   };

@@ -4,6 +4,7 @@ import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { Link } from "react-router";
 import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
+import type { ClaimableSignature } from "../../lib/api";
 import { useServices } from "../../lib/services";
 import { useStored, writeStored } from "../../lib/storage";
 import { useNowSeconds } from "../claim/use-now";
@@ -37,7 +38,8 @@ export function ShareScreen() {
   const nowMs = useNowSeconds(CLOCK_TICK_MS) * 1000;
   const [success, setSuccess] = useState<RefereeSuccess | null>(null);
 
-  const referrerName = earnings.data?.referredByUsername ?? t("share.unknownUser");
+  const first = earnings.first;
+  const referrerName = first?.referredByUsername ?? t("share.unknownUser");
   const onClaimed = useCallback(
     ({ type, claimable }: RewardClaimOutcome) => {
       if (type === "claim") setSuccess({ amountWei: BigInt(claimable.message.amount), referrerName, at: Date.now() });
@@ -45,6 +47,10 @@ export function ShareScreen() {
     [referrerName],
   );
   const rewards = useRewardClaim(address, onClaimed);
+  const { claim } = rewards;
+  const claimInvite = useCallback((claimable: ClaimableSignature) => void claim(claimable, "referral"), [claim]);
+  const { fetchNextPage } = earnings;
+  const loadMoreInvites = useCallback(() => void fetchNextPage({ cancelRefetch: false }), [fetchNextPage]);
 
   const programme = useReferralProgramme();
   const header = (
@@ -73,7 +79,7 @@ export function ShareScreen() {
     wallet.share({ title: t("share.title"), text: t("share.shareText", { code: code.data }), url }).catch(() => undefined);
   };
 
-  const refereeReward = earnings.data?.rewardForBeingReferee ?? null;
+  const refereeReward = first?.rewardForBeingReferee ?? null;
   const refereeClaimable =
     refereeReward && refereeReward.paymentType === "claimable" && !refereeReward.hasClaimed && !rewards.isClaimedOnChain(refereeReward.claimableSignature)
       ? refereeReward.claimableSignature
@@ -103,13 +109,13 @@ export function ShareScreen() {
         </p>
       )}
 
-      {earnings.isError && (
+      {earnings.isError && !earnings.isFetchNextPageError && (
         <p className="share-code__error" role="alert">
           {t("share.loadError")}
         </p>
       )}
       {earnings.isPending && <div className="skeleton share__skeleton" aria-busy="true" aria-label={t("common.loading")} />}
-      {earnings.data && (
+      {first && (
         <>
           {refereeReward && refereeClaimable && (
             <RefereePanel
@@ -124,11 +130,11 @@ export function ShareScreen() {
           <dl className="share__totals">
             <div className="share__total">
               <dt>{t("share.totalEarned")}</dt>
-              <dd data-testid="total-earned">{t("share.amount", { amount: formatShareAmount(earnings.data.totalOroEarnedWei, locale) })}</dd>
+              <dd data-testid="total-earned">{t("share.amount", { amount: formatShareAmount(first.totalOroEarnedWei, locale) })}</dd>
             </div>
             <div className="share__total">
               <dt>{t("share.usersReferred")}</dt>
-              <dd data-testid="users-referred">{new Intl.NumberFormat(locale).format(earnings.data.usersReferred.length)}</dd>
+              <dd data-testid="users-referred">{new Intl.NumberFormat(locale).format(first.usersReferredCount)}</dd>
             </div>
           </dl>
           <section className="share-invites" aria-labelledby="share-invites-title">
@@ -136,11 +142,15 @@ export function ShareScreen() {
               {t("share.invites")}
             </h2>
             <InviteList
-              invites={earnings.data.usersReferred}
+              invites={earnings.invites}
               nowMs={nowMs}
               claimingKey={rewards.claimingKey}
               isClaimedOnChain={rewards.isClaimedOnChain}
-              onClaim={(claimable) => void rewards.claim(claimable, "referral")}
+              onClaim={claimInvite}
+              hasMore={earnings.hasNextPage}
+              loadingMore={earnings.isFetchingNextPage}
+              loadMoreFailed={earnings.isFetchNextPageError}
+              onLoadMore={loadMoreInvites}
             />
           </section>
         </>

@@ -10,6 +10,17 @@ const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86_400;
 
+/** One formatter per language: building one costs far more than formatting, and a long invites list formats thousands. */
+const formatters = new Map<string, Intl.RelativeTimeFormat>();
+function formatterFor(locale: string): Intl.RelativeTimeFormat {
+  let format = formatters.get(locale);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: "always", style: "short" });
+    formatters.set(locale, format);
+  }
+  return format;
+}
+
 /**
  * How long ago an invite was updated: under 30 s 'just now', under 1 min '< 1m', then whole minutes, whole hours
  * (under 24), then whole days, worded by `Intl.RelativeTimeFormat` in the user's language. A time in the future
@@ -19,7 +30,7 @@ export function formatRelativeTime(updatedAt: Date, nowMs: number, locale: strin
   const seconds = Math.max(0, (nowMs - updatedAt.getTime()) / 1000);
   if (seconds < 30) return labels.justNow;
   if (seconds < MINUTE) return labels.underAMinute;
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: "always", style: "short" });
+  const format = formatterFor(locale);
   if (seconds < HOUR) return format.format(-Math.floor(seconds / MINUTE), "minute");
   if (seconds < DAY) return format.format(-Math.floor(seconds / HOUR), "hour");
   return format.format(-Math.floor(seconds / DAY), "day");

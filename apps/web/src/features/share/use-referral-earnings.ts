@@ -1,38 +1,79 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useInfiniteQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { useCallback, useMemo } from "react";
 import type { Address } from "viem";
-import { InvalidPaymentTypeError } from "../../lib/api";
+import { InvalidPaymentTypeError, type ReferralEarnings, type ReferredUser } from "../../lib/api";
 import { useServices } from "../../lib/services";
+import { sortInvites } from "./sort-invites";
 
 export const referralEarningsKey = (address: Address | null) => ["referral-earnings", address] as const;
 
-/** What the user earned from invites; used on /share only, so the query runs only there. */
+/** The loaded pages of the earnings answer; a page is asked for with the previous page's cursor (null: the first). */
+export type EarningsPages = InfiniteData<ReferralEarnings, string | null>;
+
+/** An invite's identity across pages: its voucher, else the invited user (an auto-paid reward has no voucher). */
+export const inviteKey = (invite: ReferredUser) => (invite.claimableSignature ? `v:${invite.claimableSignature.message.nonce}` : `u:${invite.userId}`);
+
+/**
+ * What the user earned from invites, a page at a time (the API's pages follow the spec's order); used on /share only,
+ * so the query runs only there. The totals and the referee's reward come from the first page; `invites` are the
+ * loaded pages' invites, each once, in the spec's order.
+ */
 export function useReferralEarnings(address: Address | null) {
   const { api } = useServices();
-  return useQuery({
+  const query = useInfiniteQuery({
     queryKey: referralEarningsKey(address),
     enabled: address !== null,
-    queryFn: () => {
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
       if (!address) throw new Error("Sign in first");
-      return api.getReferralEarnings(address, { forceBustCache: false });
+      return api.getReferralEarnings(address, pageParam === null ? { forceBustCache: false } : { forceBustCache: false, cursor: pageParam });
     },
+    getNextPageParam: (last) => last.nextCursor,
     // An answer the app cannot read will not read better on a retry.
     retry: (failures, error) => !(error instanceof InvalidPaymentTypeError) && failures < 2,
+    // A refetch of an infinite query asks for every loaded page again: not on every return to the window for
+    // someone who has scrolled through thousands of invites. A claim refreshes the first page itself.
+    refetchOnWindowFocus: false,
   });
+  const pages = query.data?.pages;
+  const invites = useMemo(() => (pages ? mergeInvites(pages) : []), [pages]);
+  return { ...query, first: pages?.[0], invites };
 }
 
-/** Reloads the earnings past the API's cache (after a reward claim). */
+/** The invites of every loaded page, each once (a page read after a change may repeat one), in the spec's order. */
+export function mergeInvites(pages: readonly ReferralEarnings[]): ReferredUser[] {
+  const seen = new Set<string>();
+  const merged: ReferredUser[] = [];
+  for (const page of pages) {
+    for (const invite of page.usersReferred) {
+      const key = inviteKey(invite);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      merged.push(invite);
+    }
+  }
+  return sortInvites(merged);
+}
+
+/**
+ * Reloads the first page past the API's cache (after a reward claim), keeping the pages loaded after it: the
+ * totals and the first invites are fresh, and an invite that left the first page (claimed now) stays in view.
+ */
 export function useRefetchEarningsWithoutCache(address: Address | null) {
   const { api } = useServices();
   const queryClient = useQueryClient();
   return useCallback(() => {
     if (!address) return;
-    void queryClient
-      .fetchQuery({
-        queryKey: referralEarningsKey(address),
-        queryFn: () => api.getReferralEarnings(address, { forceBustCache: true }),
-        staleTime: 0,
-        retry: false,
+    void api
+      .getReferralEarnings(address, { forceBustCache: true })
+      .then((first) => {
+        queryClient.setQueryData<EarningsPages>(referralEarningsKey(address), (data) => {
+          const [previous, ...later] = data?.pages ?? [];
+          if (!data || !previous) return { pages: [first], pageParams: [null] };
+          const fresh = new Set(first.usersReferred.map(inviteKey));
+          const left = previous.usersReferred.filter((invite) => !fresh.has(inviteKey(invite)));
+          return { pages: [{ ...first, usersReferred: [...first.usersReferred, ...left] }, ...later], pageParams: data.pageParams };
+        });
       })
       .catch(() => undefined);
   }, [address, api, queryClient]);
