@@ -224,37 +224,45 @@ export function createReminderService(options: ReminderServiceOptions) {
    * hold back: fewer, never more). The others are `not_delivered`.
    */
   async function withinDailyBudget(jobs: LeasedJob[], summary: RunSummary): Promise<LeasedJob[]> {
-    if (perUserPerDay === null) return jobs;
+    if (perUserPerDay === null || jobs.length === 0) return jobs;
     const dayStart = new Date(clock.now().getTime());
     dayStart.setUTCHours(0, 0, 0, 0);
-    const ours = jobs.map((job) => job.id);
-    const used = new Map<string, number>();
+    // One grouped count for the whole batch (a batch is up to 1,000 addresses): the budget check costs one query,
+    // not one per reminder.
+    const counts = await prisma.notificationJob.groupBy({
+      by: ["address"],
+      where: {
+        address: { in: [...new Set(jobs.map((job) => job.address))] },
+        id: { notIn: jobs.map((job) => job.id) },
+        OR: [{ status: "sent", sentAt: { gte: dayStart } }, { status: "sending" }],
+      },
+      _count: { _all: true },
+    });
+    const used = new Map(counts.map((row) => [row.address, row._count._all]));
     const allowed: LeasedJob[] = [];
+    const over: string[] = [];
     for (const job of jobs) {
-      const count = used.get(job.address) ?? await prisma.notificationJob.count({
-        where: {
-          address: job.address,
-          id: { notIn: ours },
-          OR: [{ status: "sent", sentAt: { gte: dayStart } }, { status: "sending" }],
-        },
-      });
+      const count = used.get(job.address) ?? 0;
       if (count >= perUserPerDay) {
-        used.set(job.address, count);
-        await prisma.notificationJob.update({
-          where: { id: job.id },
-          data: { status: "not_delivered", lockedUntil: null, result: `World's per-day setting: ${perUserPerDay} a user a day, reached today` },
-        });
-        summary.notDelivered++;
+        over.push(job.id);
         continue;
       }
       used.set(job.address, count + 1);
       allowed.push(job);
     }
+    if (over.length > 0) {
+      await prisma.notificationJob.updateMany({
+        where: { id: { in: over } },
+        data: { status: "not_delivered", lockedUntil: null, result: `World's per-day setting: ${perUserPerDay} a user a day, reached today` },
+      });
+      summary.notDelivered += over.length;
+    }
     return allowed;
   }
 
-  async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<void> {
-    if (jobs.length === 0) return;
+  /** Sends one request; false when World refused it as a whole (a 429, a quota, a defect): the pass then stops. */
+  async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<boolean> {
+    if (jobs.length === 0) return true;
     const recipients: Recipient[] = jobs.map((job) => ({ jobId: job.id, address: job.address, locale: toLocale(job.locale) }));
     let results;
     try {
@@ -265,7 +273,7 @@ export function createReminderService(options: ReminderServiceOptions) {
       if (failure.retryable) log.warn({ err: failure, jobs: jobs.length, retryable: true }, "sending reminders failed: retrying later");
       else log.error({ err: failure, jobs: jobs.length, retryable: false }, "sending reminders failed: not retried");
       await retryLater(jobs, failure, summary);
-      return;
+      return false;
     }
     const byAddress = new Map(results.map((result) => [result.address.toLowerCase(), result]));
     // The day a reminder counts against (World's per-day setting) is the API's clock's.
@@ -276,31 +284,41 @@ export function createReminderService(options: ReminderServiceOptions) {
       data: { status: "sent", sentAt, lockedUntil: null, result: "sent" },
     });
     summary.sent += sent.length;
+    // The ones World did not deliver, one statement per reason (most share one: not opted in, say).
+    const notDelivered = new Map<string, string[]>();
     for (const job of jobs) {
       const result = byAddress.get(job.address);
       if (result?.sent === true) continue;
-      await prisma.notificationJob.update({
-        where: { id: job.id },
-        data: { status: "not_delivered", lockedUntil: null, result: (result?.reason ?? "not delivered").slice(0, 500) },
-      });
-      summary.notDelivered++;
+      const reason = (result?.reason ?? "not delivered").slice(0, 500);
+      notDelivered.set(reason, [...(notDelivered.get(reason) ?? []), job.id]);
+    }
+    for (const [reason, ids] of notDelivered) {
+      await prisma.notificationJob.updateMany({ where: { id: { in: ids } }, data: { status: "not_delivered", lockedUntil: null, result: reason } });
+      summary.notDelivered += ids.length;
     }
     log.info({ transport: transport.name, sent: summary.sent, notDelivered: summary.notDelivered }, "reminders sent");
+    return true;
   }
 
-  /** Sends every due reminder, in batches the transport takes; returns what happened. */
-  async function runOnce(maxBatches = 10): Promise<RunSummary> {
+  /**
+   * Sends every due reminder, in batches the transport takes, until none is due or the pass has run `budgetMs` (a
+   * million due in one hour drain in passes, not ten batches a tick); returns what happened.
+   */
+  async function runOnce(budgetMs = 60_000): Promise<RunSummary> {
     const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, abandoned: 0 };
     summary.abandoned = await abandonExpiredLeases(new Date());
-    for (let batch = 0; batch < maxBatches; batch++) {
+    const started = Date.now();
+    while (Date.now() - started < budgetMs) {
       const jobs = await lease(clock.now(), transport.maxRecipients);
       if (jobs.length === 0) break;
       // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim
       // reminder due with it (it says the claim is open, and more); one request per kind (the texts differ).
       const nudges = await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary);
       const allowed = await withinDailyBudget([...nudges, ...jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND)], summary);
-      await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
-      await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
+      const claimsSent = await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
+      const nudgesSent = await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
+      // World said wait (or refused the request): the next pass tries again, after its backoff.
+      if (!claimsSent || !nudgesSent) break;
     }
     return summary;
   }
