@@ -157,6 +157,36 @@ describe("polls", () => {
     expect((await list(voter)).find((entry) => entry.id === poll.id)).toMatchObject({ status: "closed", myVote: optionId, totalVotes: 1 });
   });
 
+  it("counts a closed poll's votes once and an open poll's at most every few seconds; a vote cast here shows at once", async () => {
+    const prisma = t.db.database.prisma;
+    const closed = await polls().create({
+      question: { en: "Counted once" },
+      options: [{ en: "a" }, { en: "b" }],
+      opensAt: new Date(Date.now() - 3_600_000).toISOString(),
+      closesAt: new Date(Date.now() - 600_000).toISOString(),
+    });
+    const open = await polls().create({ question: { en: "Counted again" }, options: [{ en: "a" }, { en: "b" }] });
+    const voter = await newUser(t.app);
+    const userId = (await prisma.user.findUniqueOrThrow({ where: { address: voter.address } })).id;
+    // Votes another API process wrote (the closed poll's before it closed).
+    const written = (poll: typeof open, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ pollId: poll.id, optionId: poll.options[0]?.id ?? "", nullifierHash: `0x${(900_000 + i).toString(16)}-${poll.id}`, userId }));
+    await prisma.pollVote.createMany({ data: [...written(closed, 3), ...written(open, 2)] });
+    const seen = async (poll: typeof open) => (await list()).find((entry) => entry.id === poll.id)?.totalVotes;
+    expect(await seen(closed)).toBe(3);
+    expect(await seen(open)).toBe(2);
+
+    // The database changes behind this process: neither count is read again at once.
+    await prisma.pollVote.deleteMany({ where: { pollId: { in: [closed.id, open.id] } } });
+    expect(await seen(closed)).toBe(3);
+    expect(await seen(open)).toBe(2);
+    // A vote cast through this process recounts its poll.
+    const optionId = open.options[1]?.id ?? "";
+    expect((await vote(await verifiedUser(), open.id, optionId)).json<{ poll: Poll }>().poll.options.map((option) => option.votes)).toEqual([0, 1]);
+    expect(await seen(open)).toBe(1);
+    expect(await seen(closed)).toBe(3);
+  });
+
   it("needs a session, a uuid and an option; 503 while the human cannot be checked", async () => {
     const poll = await polls().create({ question: { en: "Q2" }, options: [{ en: "a" }, { en: "b" }] });
     const optionId = poll.options[0]?.id ?? "";

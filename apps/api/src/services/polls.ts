@@ -4,6 +4,16 @@ import { ApiError, isUniqueViolation } from "./errors.js";
 import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
 import { firstMintFromIndexer, humanBehindWallet } from "./referrals/humans.js";
 import { LOCALES, localised, type Locale } from "./locales.js";
+import { TtlCache } from "./ttl-cache.js";
+
+/**
+ * Counting a poll's votes reads every vote it has (a million, with every human voting): an open poll's counts are
+ * counted again at most this often per process, and a vote cast here recounts its poll at once. A closed poll's
+ * counts no longer change and are counted once.
+ */
+const OPEN_POLL_COUNTS_TTL_MS = 5_000;
+/** A vote that passed the open check just before the close may land a moment after it. */
+const CLOSED_SETTLE_MS = 60_000;
 
 /** A text per language; en is required and is the fallback. */
 export const translationsSchema = z
@@ -57,10 +67,34 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
   const statusOf = (poll: { closesAt: Date | null }, now: Date): PollStatus =>
     poll.closesAt !== null && poll.closesAt <= now ? "closed" : "open";
 
+  const openCounts = new TtlCache<Map<string, number>>(OPEN_POLL_COUNTS_TTL_MS, 1_000);
+  const closedCounts = new TtlCache<Map<string, number>>(86_400_000, 1_000);
+
+  /** Votes per option of these polls, from the caches where they hold them, else one count for the rest. */
+  async function voteCounts(polls: PollWithOptions[]): Promise<Map<string, number>> {
+    const now = Date.now();
+    const settled = (poll: PollWithOptions) => poll.closesAt !== null && poll.closesAt.getTime() <= now - CLOSED_SETTLE_MS;
+    const votes = new Map<string, number>();
+    const missing: PollWithOptions[] = [];
+    for (const poll of polls) {
+      const cached = (settled(poll) ? closedCounts : openCounts).get(poll.id);
+      if (!cached) missing.push(poll);
+      else for (const [optionId, count] of cached) votes.set(optionId, count);
+    }
+    if (missing.length === 0) return votes;
+    const rows = await prisma.pollVote.groupBy({ by: ["optionId"], where: { pollId: { in: missing.map((poll) => poll.id) } }, _count: { _all: true } });
+    const counted = new Map(rows.map((row) => [row.optionId, row._count._all]));
+    for (const poll of missing) {
+      const perOption = new Map(poll.options.map((option) => [option.id, counted.get(option.id) ?? 0]));
+      (settled(poll) ? closedCounts : openCounts).set(poll.id, perOption);
+      for (const [optionId, count] of perOption) votes.set(optionId, count);
+    }
+    return votes;
+  }
+
   async function present(polls: PollWithOptions[], locale: Locale, user: User | undefined): Promise<PollView[]> {
     const ids = polls.map((poll) => poll.id);
-    const counts = await prisma.pollVote.groupBy({ by: ["optionId"], where: { pollId: { in: ids } }, _count: { _all: true } });
-    const votesOf = new Map(counts.map((row) => [row.optionId, row._count._all]));
+    const votesOf = await voteCounts(polls);
     // The caller's vote is their human's, cast from whichever of their wallets.
     const human = user?.nullifierHash ? normaliseNullifierHash(BigInt(user.nullifierHash)) : undefined;
     const mine = user
@@ -132,6 +166,7 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
       if (!isUniqueViolation(error)) throw error;
       await prisma.pollVote.update({ where, data });
     }
+    openCounts.delete(pollId);
     const [view] = await present([poll], locale, user);
     if (!view) throw new Error("poll vanished");
     return view;
