@@ -10,6 +10,8 @@ export default [
     rules: {
       "react-hooks/rules-of-hooks": "error",
       "react-hooks/exhaustive-deps": "error",
+      // alert(), confirm() and prompt() do not work in World App on iOS (World's mini-app guidelines): modals instead.
+      "no-alert": "error",
     },
   },
 ];
