@@ -5,8 +5,7 @@
 // Needs PostgreSQL (DATABASE_URL): a fresh database is created next to it, seeded with 100,000 users and
 // 50,000 payable referrals, and dropped afterwards. The indexer is a local fake (an HTTP server in this
 // process) that answers like the real one; the API and the ceiling each run as their own Node process.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type Server } from "node:http";
+import type { ChildProcess } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
@@ -16,7 +15,7 @@ import pg from "pg";
 import { openDatabase } from "../src/db/database.js";
 import { createScratchDatabase } from "../src/db/scratch.js";
 import { loadConfig } from "../src/env.js";
-import { API_ROOT } from "./paths.js";
+import { fakeIndexer, freePort, start, waitForOk } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
 const smoke = process.argv.includes("--smoke");
@@ -49,15 +48,6 @@ const oro = addresses[CHAIN_IDS.development].Oro;
 
 const addressOf = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 const tokenOf = (i: number) => `bench-session-${i}`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}
 
 /** A fresh database with the seed: users, 10,000 referrers with 5 payable referrals each, rewards, sessions. */
 async function seed(url: string): Promise<void> {
@@ -105,62 +95,6 @@ async function seed(url: string): Promise<void> {
   await client.query("ANALYZE");
   await client.end();
   console.log(`seeded ${USERS.toLocaleString("en")} users, ${REFERRALS.toLocaleString("en")} payable referrals (two rewards each) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
-
-/** Answers the indexer's routes the API calls, in the indexer's shapes (apps/indexer src/api/types.ts). */
-function fakeIndexer(): Server {
-  return createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://indexer");
-    const send = (body: unknown) => {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify(body));
-    };
-    const [, group, address, sub] = url.pathname.split("/");
-    const now = Math.floor(Date.now() / 1000);
-    if (group === "stats") return send({ waitBetweenMints: 86_400 });
-    if (group === "streaks" && sub === "claims") return send({ claims: [] });
-    if (group === "streaks" && address) {
-      return send({
-        address,
-        nullifierHash: `0x${"1".padStart(64, "0")}`,
-        currentStreak: 3,
-        longestStreak: 7,
-        numOfMints: 12,
-        lastMintedAt: now - 3_600,
-        nextMintAt: now - 3_600 + 86_400,
-        streakExpiresAt: now - 3_600 + 2 * 86_400,
-      });
-    }
-    if (group === "referral-payouts" && address === "nonces") return send({ nonce: sub, claimed: false, payout: null });
-    if (group === "referral-payouts") return send({ payouts: [] });
-    response.writeHead(404).end();
-  });
-}
-
-/** Node itself with tsx's loader, so that the PID is the server's own (and it can be profiled). */
-function start(name: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
-    cwd: API_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.once("exit", (code) => {
-    if (code !== null && code !== 0) console.error(`${name} exited with ${code}:\n${output.slice(-3_000)}`);
-  });
-  return child;
-}
-
-async function waitForOk(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited`);
-    if ((await fetch(url).then((r) => r.status, () => 0)) === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer in 60 s`);
 }
 
 interface Measure {

@@ -9,7 +9,7 @@ import { API_ROOT } from "../scripts/paths.js";
 const databaseUrl = process.env.DATABASE_URL;
 const postgres = process.env.ORO_TEST_DATABASE === "postgres" && databaseUrl !== undefined;
 
-describe.skipIf(!postgres)("the API bench (scripts/bench.ts --smoke)", () => {
+describe.skipIf(!postgres)("the API benches at their smoke size", () => {
   it("seeds, measures every route against the ceiling and prints its table", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench.ts", "--smoke"], {
       cwd: API_ROOT,
@@ -22,5 +22,17 @@ describe.skipIf(!postgres)("the API bench (scripts/bench.ts --smoke)", () => {
       expect(stdout).toContain(`| ${route} |`);
     }
     expect(stdout).not.toMatch(/\d+ errors/);
+  }, 300_000);
+
+  it("sends every due reminder once through two replicas, one killed on the way (scripts/bench-reminders.ts --smoke)", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench-reminders.ts", "--smoke"], {
+      cwd: API_ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      timeout: 240_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(stdout).toMatch(/\| arrived exactly once \| 3,000 of 3,000 \| all \| yes \|/);
+    expect(stdout).toMatch(/\| never arrived \(lost\) \| 0 \|/);
+    expect(stdout).toMatch(/\| requests refused by World's rules \(400\) \| 0 \|/);
   }, 300_000);
 });

@@ -337,13 +337,25 @@ describe("sending reminders (development outbox)", () => {
 
   it("never resends a reminder whose worker stopped while sending (at most once)", async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    // Its request to World had started ("requested"): it may have arrived.
     const job = await prisma().notificationJob.create({
-      data: { kind: "oro_claim", address, locale: "en", dueAt: new Date(Date.now() - 60_000), status: "sending", lockedUntil: new Date(Date.now() - 1_000), attempts: 1 },
+      data: { kind: "oro_claim", address, locale: "en", dueAt: new Date(Date.now() - 60_000), status: "sending", lockedUntil: new Date(Date.now() - 1_000), attempts: 1, result: "requested" },
     });
     const summary = await t.app.services.reminders.runOnce();
     expect(summary.abandoned).toBeGreaterThanOrEqual(1);
     expect(await prisma().notificationJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "abandoned" });
     expect(await prisma().notificationOutbox.count({ where: { address } })).toBe(0);
+  });
+
+  it("sends a reminder whose worker stopped after leasing it but before its request started: nothing was lost", async () => {
+    const address = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const job = await prisma().notificationJob.create({
+      data: { kind: "oro_claim", address, locale: "en", dueAt: new Date(Date.now() - 60_000), status: "sending", lockedUntil: new Date(Date.now() - 1_000), attempts: 1 },
+    });
+    const summary = await t.app.services.reminders.runOnce();
+    expect(summary).toMatchObject({ released: 1, abandoned: 0 });
+    expect(await prisma().notificationJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "sent" });
+    expect(await prisma().notificationOutbox.count({ where: { address } })).toBe(1);
   });
 });
 

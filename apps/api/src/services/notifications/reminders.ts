@@ -45,10 +45,15 @@ export interface RunSummary {
   notDelivered: number;
   retried: number;
   failed: number;
+  /** Left by a worker that stopped after its request started: never sent again. */
   abandoned: number;
+  /** Left by a worker that stopped before its request started: due again. */
+  released: number;
 }
 
 const BASE_RETRY_MS = 30_000;
+/** A leased job's `result` once its request to World has started (cleared by every lease). */
+const REQUESTED = "requested";
 
 interface LeasedJob {
   id: string;
@@ -133,14 +138,22 @@ export function createReminderService(options: ReminderServiceOptions) {
     return row;
   }
 
-  /** Jobs left `sending` by a worker that stopped: at most once means they are not sent again. */
-  async function abandonExpiredLeases(now: Date): Promise<number> {
+  /**
+   * Jobs left `sending` by a worker that stopped. Those whose request had started may have reached World: at most
+   * once means they are not sent again. Those it had only leased never left this API: they are due again.
+   */
+  async function abandonExpiredLeases(now: Date): Promise<{ abandoned: number; released: number }> {
+    const { count: released } = await prisma.notificationJob.updateMany({
+      where: { status: "sending", lockedUntil: { lt: now }, OR: [{ result: null }, { result: { not: REQUESTED } }] },
+      data: { status: "pending", lockedUntil: null, lockedBy: null },
+    });
     const { count } = await prisma.notificationJob.updateMany({
       where: { status: "sending", lockedUntil: { lt: now } },
       data: { status: "abandoned", lockedUntil: null, lastError: "the worker stopped while sending; not retried (at most once)" },
     });
     if (count > 0) log.warn({ count }, "reminders abandoned: their worker stopped while sending");
-    return count;
+    if (released > 0) log.warn({ count: released }, "reminders due again: their worker stopped before sending them");
+    return { abandoned: count, released };
   }
 
   async function lease(now: Date, limit: number): Promise<LeasedJob[]> {
@@ -148,7 +161,7 @@ export function createReminderService(options: ReminderServiceOptions) {
     return prisma.$queryRaw<LeasedJob[]>`
       UPDATE "notification_job"
          SET "status" = 'sending', "locked_until" = ${until}, "locked_by" = ${workerId},
-             "attempts" = "attempts" + 1, "updated_at" = ${now}
+             "attempts" = "attempts" + 1, "result" = NULL, "updated_at" = ${now}
        WHERE "id" IN (
          SELECT "id" FROM "notification_job"
           WHERE "status" = 'pending' AND "due_at" <= ${now}
@@ -264,6 +277,8 @@ export function createReminderService(options: ReminderServiceOptions) {
   async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<boolean> {
     if (jobs.length === 0) return true;
     const recipients: Recipient[] = jobs.map((job) => ({ jobId: job.id, address: job.address, locale: toLocale(job.locale) }));
+    // From here the request may reach World: a worker that dies now leaves these to be abandoned, not resent.
+    await prisma.notificationJob.updateMany({ where: { id: { in: jobs.map((job) => job.id) } }, data: { result: REQUESTED } });
     let results;
     try {
       results = await transport.send(recipients, { localisations: texts, miniAppPath: link });
@@ -305,8 +320,8 @@ export function createReminderService(options: ReminderServiceOptions) {
    * million due in one hour drain in passes, not ten batches a tick); returns what happened.
    */
   async function runOnce(budgetMs = 60_000): Promise<RunSummary> {
-    const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, abandoned: 0 };
-    summary.abandoned = await abandonExpiredLeases(new Date());
+    const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, abandoned: 0, released: 0 };
+    ({ abandoned: summary.abandoned, released: summary.released } = await abandonExpiredLeases(new Date()));
     const started = Date.now();
     while (Date.now() - started < budgetMs) {
       const jobs = await lease(clock.now(), transport.maxRecipients);

@@ -1,0 +1,11 @@
+// pnpm --filter @oro/api bench [--smoke]: the API's benchmarks in turn, each with the same arguments: the hot
+// routes against a bare Fastify route (bench.ts), then a million reminders through two replicas (bench-reminders.ts).
+import { spawnSync } from "node:child_process";
+import { API_ROOT } from "./paths.js";
+
+let failed = false;
+for (const script of ["scripts/bench.ts", "scripts/bench-reminders.ts"]) {
+  const run = spawnSync(process.execPath, ["--import", "tsx", script, ...process.argv.slice(2)], { cwd: API_ROOT, stdio: "inherit" });
+  if (run.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
