@@ -237,6 +237,42 @@ describe("share screen: a long history of invites, a page at a time", () => {
     expect(screen.queryByRole("button", { name: "Show more invites" })).not.toBeInTheDocument();
   });
 
+  it("after a claim only the first page is read again (past the cache); later pages and the claimed invite stay in view", async () => {
+    let claimed = false;
+    const app = renderApp({
+      path: "/share",
+      signedIn: true,
+      options: {
+        earnings: (cursor) => {
+          if (cursor !== undefined) return earnings({ usersReferredCount: 3, usersReferred: [invite("later", "auto", true, 900, 3)], nextCursor: null });
+          // Once claimed, the server puts dana further down (claimable and claimed): out of the first page, where a
+          // new invite, fred, has come meanwhile.
+          const first = claimed
+            ? [invite("fred", "claimable", false, 5, 9), invite("eve", "claimable", false, 300, 8)]
+            : [invite("dana", "claimable", false, 120, 7), invite("eve", "claimable", false, 300, 8)];
+          return earnings({ usersReferredCount: claimed ? 4 : 3, usersReferred: first, nextCursor: "p2" });
+        },
+      },
+    });
+    await userEvent.click(await screen.findByRole("button", { name: "Show more invites" }));
+    await waitFor(() => expect(screen.getAllByTestId("invite")).toHaveLength(3));
+    vi.useFakeTimers({ shouldAdvanceTime: false, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    claimed = true;
+    const [dana] = screen.getAllByRole("button", { name: "Claim 1 ORO" });
+    if (!dana) throw new Error("dana's Claim button");
+    fireEvent.click(dana);
+    await flush(0);
+    await flush(0);
+    await flush(500);
+    // The query's notifications go out on a timer of their own.
+    await flush(10);
+    await flush(10);
+    expect(screen.getByTestId("users-referred")).toHaveTextContent("4");
+    expect(bustedReads(app)).toHaveLength(1);
+    expect(cursorsAsked(app)).toEqual([undefined, "p2", undefined]);
+    expect([...document.querySelectorAll(".invite__name")].map((name) => name.textContent).sort()).toEqual(["dana", "eve", "fred", "later"]);
+  });
+
   it("a next page that fails says so under the list, keeps what was loaded, and the button tries again", async () => {
     let failures = 0;
     renderApp({
