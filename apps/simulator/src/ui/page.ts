@@ -17,6 +17,7 @@ export function simulatorPage(): string {
         <iframe id="mini-app" title="Mini app" src="about:blank"></iframe>
         <div class="notch notch--top" aria-hidden="true" hidden></div>
         <div class="notch notch--bottom" aria-hidden="true" hidden></div>
+        <div class="notch notch--capsule" aria-hidden="true" hidden title="World App's close and menu"><span>•••</span><span>✕</span></div>
         <div id="sheet" class="sheet" hidden role="dialog" aria-modal="true" aria-labelledby="sheet-title">
           <div class="sheet__card">
             <h2 id="sheet-title"></h2>
@@ -52,7 +53,7 @@ export function simulatorPage(): string {
     <fieldset>
       <legend>Wallet answers</legend>
       <label class="check"><input type="checkbox" id="auto-approve"> Approve wallet prompts automatically</label>
-      <label class="check"><input type="checkbox" id="notch"> Phone with a notch (safe area: 47 px top, 34 px bottom)</label>
+      <label class="check"><input type="checkbox" id="notch"> Phone with a notch (safe area: 47 px top, 34 px bottom; World App's top-right close and menu drawn)</label>
       <label class="check"><input type="checkbox" id="verification-fails"> Next World ID verification fails</label>
       <label class="check"><input type="checkbox" id="world-id-3-proofs"> World App makes World ID 3.0 proofs (World stops on 1 April 2027)</label>
       <label class="inline">Next transaction
@@ -126,6 +127,10 @@ body { margin: 0; }
 .notch { position: absolute; left: 0; right: 0; pointer-events: none; background: rgba(0,0,0,.55); }
 .notch--top { top: 0; height: 47px; }
 .notch--bottom { bottom: 0; height: 34px; }
+/* World App's close and menu capsule at the top-right, within the safe area it reports (nothing interactive of the
+   mini app may sit under it: apps/web's layout test keeps a margin below it clear too). */
+.notch--capsule { top: 8px; left: auto; right: 12px; width: 84px; height: 32px; border-radius: 16px; display: flex; align-items: center; justify-content: space-around; color: #fff; font-size: 13px; }
+.notch--capsule[hidden] { display: none; }
 #mini-app { width: 390px; height: 844px; border: 0; display: block; }
 .sheet { position: absolute; inset: 0; background: rgba(0,0,0,.45); display: flex; align-items: flex-end; }
 .sheet[hidden] { display: none; }
