@@ -45,7 +45,7 @@ let browser: Browser | undefined;
 let origin = "";
 
 /** A page of the harness on a phone `width` wide with a notch; alert(), confirm() and prompt() are recorded. */
-async function open(state: string, path: string, width: number, extra = ""): Promise<Page> {
+async function open(state: string, path: string, width: number, extra = "", harness = "claim-states"): Promise<Page> {
   if (!browser) throw new Error("no browser");
   const page = await browser.newPage({ viewport: { width, height: 844 }, reducedMotion: "reduce" });
   page.on("pageerror", (error) => console.error("page error:", error.message));
@@ -56,7 +56,7 @@ async function open(state: string, path: string, width: number, extra = ""): Pro
       Object.defineProperty(window, name, { value: (message?: unknown) => void calls.push(`${name}(${String(message)})`) });
     }
   });
-  await page.goto(`${origin}/test/harness/claim-states.html?state=${state}&path=${encodeURIComponent(path)}${extra}`);
+  await page.goto(`${origin}/test/harness/${harness}.html?state=${state}&path=${encodeURIComponent(path)}${extra}`);
   await page.locator(".app__main > *:not(.page-loading)").first().waitFor();
   // World App's safe area, as the app applies it (applySafeAreaInsets) inside World App.
   await page.evaluate(({ top, bottom }) => {
@@ -243,6 +243,19 @@ describe.skipIf(!hasChromium)("World App's layout rules in Chromium (320 and 390
     }
     expect(problems.join("\n")).toBe("");
   }, 120_000);
+
+  it("the invite card, a deep link's invite, the referral banners and the share screen with invites", async () => {
+    const problems: string[] = [];
+    const states = ["card", "deepLink", "deepLinkNotVerified", "bonusBanner", "alreadyClaimed", "shareInvites", "shareReferee", "shareError"];
+    for (const width of WIDTHS) {
+      for (const state of states) {
+        const page = await open(state, "/", width, "", "referral-states");
+        problems.push(...(await layoutProblems(page, `referral ${state} ${width} px`)));
+        await page.close();
+      }
+    }
+    expect(problems.join("\n")).toBe("");
+  }, 180_000);
 
   const modals: { name: string; state: string; path?: string; extra?: string; act: (page: Page) => Promise<void> }[] = [
     { name: "verify info", state: "notVerified", act: (page) => page.getByRole("button", { name: "Not verified?" }).click() },
