@@ -22,7 +22,7 @@ afterAll(() => {
 });
 
 describe("production bundle", () => {
-  it("loads at most 160 KiB of gzip JavaScript for /", () => {
+  it("loads at most 150 KiB of gzip JavaScript for /", () => {
     expect(sizes.initial.length).toBeGreaterThan(0);
     expect(sizes.initialGzipBytes).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
   });

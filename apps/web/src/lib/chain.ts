@@ -1,31 +1,45 @@
-import { CHAIN_IDS, oroClaimScreenAbi, sessionIdOf } from "@oro/clients";
-import {
-  createClient,
-  decodeFunctionResult,
-  defineChain,
-  encodeFunctionData,
-  http,
-  type Address,
-  type Chain,
-  type Hex,
-} from "viem";
+import { oroClaimScreenAbi, sessionIdOf } from "@oro/clients";
+import { decodeFunctionResult, encodeFunctionData, type Address, type Hex } from "viem";
 import { deployment, env } from "../env";
 import type { ContractCall } from "./world-app/send-transaction";
 import type { VerificationResult, WorldId3Verification } from "./world-app/verify";
 
-/**
- * The chain as viem needs it here: id, name, currency and RPC. Defined here rather than imported from viem/chains,
- * whose World Chain entry brings the OP Stack formatters and serializers (reads only, in this bundle).
- */
-export const chain: Chain = defineChain({
-  id: env.chainId,
-  name: env.chainId === CHAIN_IDS.worldChain ? "World Chain" : "Local development chain",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [env.rpcUrl] } },
-});
+/** A JSON-RPC error from the node; `data` is a revert's data when a call reverted. */
+export class RpcError extends Error {
+  override readonly name = "RpcError";
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+}
 
-/** A bare client with only the actions used here, so the bundle carries no unused viem actions. */
-export const chainClient = createClient({ chain, transport: http(env.rpcUrl, { retryCount: 0 }) });
+interface RpcMethods {
+  eth_call: { params: [{ from?: Address; to: Address; data: Hex }, "latest" | "pending"]; result: Hex };
+  eth_getBlockByNumber: { params: ["latest" | "pending", false]; result: { timestamp: Hex } | null };
+}
+
+let nextId = 1;
+
+/**
+ * The chain's JSON-RPC, the few methods the app reads with: a plain fetch, no retries (react-query retries). viem's
+ * client and http transport would add their batching, retry and error classes, some 3 KiB, to the first load.
+ */
+export const chainClient = {
+  async request<M extends keyof RpcMethods>({ method, params }: { method: M; params: RpcMethods[M]["params"] }): Promise<RpcMethods[M]["result"]> {
+    const response = await fetch(env.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
+    });
+    if (!response.ok) throw new RpcError(`HTTP request failed: ${response.status}`, undefined, undefined);
+    const answer = (await response.json()) as { result?: RpcMethods[M]["result"]; error?: { code?: number; message?: string; data?: unknown } };
+    if (answer.error) throw new RpcError(answer.error.message ?? "JSON-RPC error", answer.error.code, answer.error.data);
+    return answer.result as RpcMethods[M]["result"];
+  },
+};
 
 /** Thrown when the configured chain has no ORO deployment in the generated clients. */
 export class MissingDeploymentError extends Error {

@@ -1,9 +1,8 @@
 import { buildDevProof, devNullifierHash } from "@oro/clients";
-import { createWalletClient, http, type Address, type Hex } from "viem";
+import { createWalletClient, defineChain, http, type Address, type Hex } from "viem";
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { env } from "../../../env";
-import { chain } from "../../chain";
 import { readStored, writeStored } from "../../storage";
 import type { ContractCall } from "../send-transaction";
 import type { WorldId3Verification } from "../verify";
@@ -17,6 +16,13 @@ import type { WalletAuthRequest, WalletAuthSignature } from "../wallet-auth";
  */
 const HARDHAT_TEST_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEV_ACCOUNT_COUNT = 10;
+/** The local chain as viem's wallet client needs it. */
+const chain = defineChain({
+  id: env.chainId,
+  name: "Local development chain",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [env.rpcUrl] } },
+});
 /** Accounts 0 and 1 are the local owner and voucher signer; a user starts on account 2. */
 const DEFAULT_ACCOUNT_INDEX = 2;
 
