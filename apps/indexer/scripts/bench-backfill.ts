@@ -1,238 +1,118 @@
 /**
- * Backfill benchmark: `pnpm --filter @oro/indexer bench [N] [--lanes L]`.
+ * Indexer benchmark at production size: `pnpm --filter @oro/indexer bench [options]`.
  *
- * Starts its own local chain, creates N mint events on it (N/2 humans who each mint twice, one wait
- * apart, to fresh addresses; many mints per block, as on a busy chain), then backfills them with Ponder
- * on PGlite and, when DATABASE_URL is set or a PostgreSQL answers on 127.0.0.1:5432 without a password,
- * on PostgreSQL. Prints events per second beside the reference figures of shared/TARGETS.md.
+ *   --mints N (or --events N)  mint events to backfill (default 1,000,000; the target is 10,000,000)
+ *   --humans H                 humans who make them, each once a round (default N / 5)
+ *   --per-block K              mints per block in the backfill (default 100)
+ *   --v4-every K               every K-th human is a World ID 4.0 human (default 10; 0: none)
+ *   --live [S]                 after the backfill, S seconds (default 60) of live blocks every 2 s
+ *   --live-per-block K         mints in each live block (default 1,000)
+ *   --database postgres|pglite (default: PostgreSQL when one answers, else PGlite)
+ *   --lanes L                  RPC lanes (INDEXER_RPC_LANES; default: the config's, 8 on the local chain id)
+ *   --smoke                    a tiny size with a few live blocks, for the test suite (figures meaningless)
+ *
+ * The chain is the bench's own JSON-RPC server (scripts/support/synthetic-chain.ts) answering Ponder from blocks and
+ * logs computed on request, so the figures are the indexer's, not a node's. Ponder runs as `ponder start` does in
+ * production, on a database of its own (PostgreSQL: a database oro_indexer_bench_* created and dropped here, with
+ * BENCH_PG_ADMIN_URL, default postgresql://oro:oro@127.0.0.1:5432/postgres). It prints events/s from Ponder's
+ * first to last indexed event, the peak RSS of the Ponder process, the load average, the live head lag, and
+ * checks that every event was indexed (the totals Ponder serves against the chain's).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import net from "node:net";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { encodeFunctionData, keccak256, numberToHex, parseGwei, toHex, type Address, type Hex } from "viem";
-import { buildDevProof, deployments, devNullifierHash, oroAbi } from "@oro/clients";
-import { chainActions, startLocalChain, type LocalChain } from "./support/local-chain";
-import { freePort, startService, waitForHttpOk } from "@oro/dev-stack";
+import { freePort, processesInGroup, recordBenchFigure, startService, waitForHttpOk, type Service } from "@oro/dev-stack";
+import { FIRST_MINT_BLOCK, SyntheticChain, startSyntheticRpc, type SyntheticRpcServer } from "./support/synthetic-chain";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const REFERENCE = { events: 1_512, postgresSeconds: 7.3, pgliteSeconds: 33, targetPostgresEventsPerSecond: 2_000 };
-const WAIT = 3_600;
+const TARGET_EVENTS_PER_SECOND = 20_000;
+const TARGET_LAG_BLOCKS = 2;
+const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgresql://oro:oro@127.0.0.1:5432/postgres";
 
 interface Options {
   mints: number;
+  humans: number;
+  perBlock: number;
+  v4Every: number;
+  liveSeconds: number;
+  livePerBlock: number;
+  database: "postgres" | "pglite" | undefined;
   lanes: number | undefined;
-  /** Mints per block; undefined fills each block up to its gas limit (about 700 mints). */
-  perBlock: number | undefined;
+  smoke: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  let mints = 20_000;
-  let lanes: number | undefined;
-  let perBlock: number | undefined;
+  const options: Options = { mints: 1_000_000, humans: 0, perBlock: 100, v4Every: 10, liveSeconds: 0, livePerBlock: 1_000, database: undefined, lanes: undefined, smoke: false };
+  const integer = (flag: string, raw: string | undefined, min: number): number => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`${flag} takes an integer ≥ ${min}, got "${raw}"`);
+    return value;
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--") continue;
-    if (arg === "--lanes") {
-      lanes = Number(argv[++i]);
-      if (!Number.isInteger(lanes) || lanes < 1) throw new Error("--lanes takes a positive integer");
-    } else if (arg === "--per-block") {
-      perBlock = Number(argv[++i]);
-      if (!Number.isInteger(perBlock) || perBlock < 1) throw new Error("--per-block takes a positive integer");
-    } else if (arg !== undefined && /^\d+$/.test(arg)) {
-      mints = Number(arg);
-    } else {
-      throw new Error(`usage: bench-backfill.ts [N] [--lanes L] [--per-block K], got "${arg}"`);
-    }
+    if (arg === "--mints" || arg === "--events") options.mints = integer(arg, argv[++i], 1);
+    else if (arg === "--humans") options.humans = integer(arg, argv[++i], 1);
+    else if (arg === "--per-block") options.perBlock = integer(arg, argv[++i], 1);
+    else if (arg === "--v4-every") options.v4Every = integer(arg, argv[++i], 0);
+    else if (arg === "--live-per-block") options.livePerBlock = integer(arg, argv[++i], 1);
+    else if (arg === "--lanes") options.lanes = integer(arg, argv[++i], 1);
+    else if (arg === "--live") options.liveSeconds = argv[i + 1] !== undefined && /^\d+$/.test(argv[i + 1] ?? "") ? integer(arg, argv[++i], 1) : 60;
+    else if (arg === "--database") {
+      const value = argv[++i];
+      if (value !== "postgres" && value !== "pglite") throw new Error(`--database takes postgres or pglite, got "${value}"`);
+      options.database = value;
+    } else if (arg === "--smoke") {
+      Object.assign(options, { smoke: true, mints: 3_000, humans: 500, perBlock: 50, liveSeconds: 8, livePerBlock: 100 });
+    } else throw new Error(`unknown option "${arg}" (see the comment at the top of scripts/bench-backfill.ts)`);
   }
-  if (mints < 2) throw new Error("N must be at least 2");
-  return { mints, lanes, perBlock };
+  if (options.humans === 0) options.humans = Math.max(1, Math.floor(options.mints / 5));
+  if (options.perBlock > options.humans) options.perBlock = options.humans;
+  return options;
 }
 
-/**
- * Sends JSON-RPC requests in one HTTP request and returns the results in order. Each batch opens its own
- * connection: a kept-alive socket that the node closes between two batches would lose a batch of
- * transactions, which cannot simply be sent again.
- */
-async function rpcBatch(rpcUrl: string, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {
-  const body = JSON.stringify(calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call })));
-  const text = await new Promise<string>((resolve, reject) => {
-    const request = http.request(
-      rpcUrl,
-      { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
-      (response) => {
-        let data = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (data += chunk));
-        response.on("end", () => resolve(data));
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-  const answers = JSON.parse(text) as { id: number; result?: unknown; error?: { message: string } }[];
-  const results: unknown[] = [];
-  for (const answer of answers.sort((a, b) => a.id - b.id)) {
-    if (answer.error) throw new Error(`JSON-RPC error: ${answer.error.message}`);
-    results.push(answer.result);
-  }
-  return results;
-}
+const format = (value: number) => Math.round(value).toLocaleString("en-US");
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A fresh, deterministic receiving address per human. */
-function receiverOf(index: number): Address {
-  return `0x${keccak256(toHex(`oro-bench-receiver-${index}`)).slice(26)}`;
-}
-
-/** Logs the two indexed contracts emitted from their creation to `toBlock`: the events Ponder processes. */
-async function countContractEvents(chain: LocalChain, toBlock: number): Promise<number> {
-  const address = [chain.deployment.oro.address, chain.deployment.referralClaim.address];
-  let count = 0;
-  for (let from = chain.deployment.oro.startBlock; from <= toBlock; from += 5) {
-    const to = Math.min(from + 4, toBlock);
-    count += (await chain.publicClient.getLogs({ address, fromBlock: BigInt(from), toBlock: BigInt(to) })).length;
-  }
-  return count;
-}
-
-async function createMints(
-  chain: LocalChain,
-  mints: number,
-  perBlock: number | undefined,
-): Promise<{ blocks: number; seconds: number; events: number }> {
-  const started = Date.now();
-  const actions = chainActions(chain);
-  const [owner, , ...senders] = chain.accounts;
-  if (!owner || senders.length === 0) throw new Error("the local chain has too few accounts");
-  const { worldId } = deployments[31337];
-  await actions.setWaitBetweenMints(owner, WAIT);
-  const humans = Math.ceil(mints / 2);
-  const firstBlock = Number(await chain.publicClient.getBlockNumber()) + 1;
-
-  await actions.testClient.setAutomine(false);
+async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
   try {
-    for (const [round, count] of [[0, humans], [1, mints - humans]] as const) {
-      if (round === 1) await actions.testClient.increaseTime({ seconds: WAIT });
-      // Every field explicit: left out, Hardhat fills nonce and fees from a "pending" block that it rebuilds
-      // from the whole pool for each new transaction, which grows without bound with a few thousand queued.
-      const nonces = (await rpcBatch(
-        chain.rpcUrl,
-        senders.map((sender) => ({ method: "eth_getTransactionCount", params: [sender, "latest"] })),
-      )) as Hex[];
-      const nextNonce = nonces.map((nonce) => Number(nonce));
-      const calls = Array.from({ length: count }, (_, human) => {
-        const receiver = receiverOf(human);
-        const { root, nullifierHash, proof } = buildDevProof({
-          receiver,
-          nullifierHash: devNullifierHash(`bench-${human}`),
-          appId: worldId.appId,
-          action: worldId.action,
-        });
-        const data: Hex = encodeFunctionData({ abi: oroAbi, functionName: "mint", args: [root, nullifierHash, proof, receiver] });
-        const senderIndex = human % senders.length;
-        const nonce = nextNonce[senderIndex] ?? 0;
-        nextNonce[senderIndex] = nonce + 1;
-        return {
-          method: "eth_sendTransaction",
-          params: [
-            {
-              from: senders[senderIndex],
-              to: chain.deployment.oro.address,
-              data,
-              nonce: numberToHex(nonce),
-              // A first mint uses about 85k gas on the development router.
-              gas: numberToHex(120_000),
-              // Full blocks raise the base fee 12.5% each: leave room for a few dozen of them.
-              maxFeePerGas: numberToHex(parseGwei("5000")),
-              maxPriorityFeePerGas: numberToHex(parseGwei("1")),
-            },
-          ],
-        };
-      });
-      const pendingCount = async () =>
-        Number((await rpcBatch(chain.rpcUrl, [{ method: "eth_getBlockTransactionCountByNumber", params: ["pending"] }]))[0]);
-      const chunk = perBlock ?? calls.length;
-      for (let start = 0; start < calls.length; start += chunk) {
-        const blockCalls = calls.slice(start, start + chunk);
-        for (let i = 0; i < blockCalls.length; i += 500) await rpcBatch(chain.rpcUrl, blockCalls.slice(i, i + 500));
-        // Mine until the pool is empty: each block takes as many mints as its gas limit allows.
-        for (let blocks = 1; ; blocks++) {
-          await actions.testClient.mine({ blocks: 1 });
-          const pending = await pendingCount();
-          if (pending === 0) break;
-          if (perBlock !== undefined) throw new Error(`${perBlock} mints do not fit in one block`);
-          if (blocks > count) throw new Error(`the pool still holds ${pending} transactions after ${blocks} blocks`);
-        }
-        if (process.env.BENCH_DEBUG) console.log(`  ${start + blockCalls.length} mined (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-      }
-      process.stdout.write(`  round ${round + 1}: ${count} mints mined (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-    }
-  } finally {
-    await actions.testClient.setAutomine(true);
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
   }
-  const lastBlock = Number(await chain.publicClient.getBlockNumber());
-  let minted = 0;
-  for (let from = firstBlock; from <= lastBlock; from += 5) {
-    const to = Math.min(from + 4, lastBlock);
-    minted += (await actions.oro.getEvents.Minted({}, { fromBlock: BigInt(from), toBlock: BigInt(to) })).length;
-  }
-  if (minted !== mints) throw new Error(`expected ${mints} Minted events, the chain has ${minted}`);
-  // Push every mint past Ponder's 30-block finality window: the whole set is then backfill, not live indexing.
-  await actions.mineEmptyBlocks(31);
-  const events = await countContractEvents(chain, lastBlock);
-  return { blocks: lastBlock - firstBlock + 1, seconds: (Date.now() - started) / 1000, events };
 }
 
-interface BackfillResult {
-  database: string;
-  backfillSeconds: number;
-  readySeconds: number;
-  rpcSeconds: number | undefined;
-}
-
-async function backfill(chain: LocalChain, database: { kind: "pglite" } | { kind: "postgres"; url: string }, lanes: number | undefined): Promise<BackfillResult> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "oro-bench-pglite-"));
-  const schema = `bench_${Date.now().toString(36)}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PONDER_TELEMETRY_DISABLED: "true",
-    PONDER_LOG_LEVEL: process.env.BENCH_PONDER_LOG_LEVEL ?? "info",
-    LOCAL_RPC_URL: chain.rpcUrl,
-    INDEXER_CHAIN_ID: "31337",
-    DATABASE_URL: database.kind === "postgres" ? database.url : "",
-    PGLITE_DIRECTORY: dataDir,
-    ...(lanes === undefined ? {} : { INDEXER_RPC_LANES: String(lanes) }),
-  };
-  const started = Date.now();
-  const ponder = startService("ponder", path.join(packageDir, "node_modules/.bin/ponder"), ["start", "--schema", schema, "--port", String(port)], {
-    cwd: packageDir,
-    env,
-  });
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
   try {
-    await waitForHttpOk(`http://127.0.0.1:${port}/ready`, 1_800_000, ponder);
-    const readySeconds = (Date.now() - started) / 1000;
-    const output = ponder.output();
-    if (process.env.BENCH_PONDER_LOG) writeFileSync(`${process.env.BENCH_PONDER_LOG}.${database.kind}`, output);
-    // Ponder rounds its own durations to whole seconds; its log lines carry millisecond clock times.
-    const backfillSeconds = between(output, "Started backfill indexing", "Completed backfill indexing across all chains");
-    if (backfillSeconds === undefined) throw new Error(`Ponder did not log its backfill:\n${output.slice(-3_000)}`);
-    const rpcSeconds = between(output, "Started fetching backfill JSON-RPC data", "Finished fetching backfill JSON-RPC data");
-    return { database: database.kind === "pglite" ? "PGlite" : "PostgreSQL", backfillSeconds, readySeconds, rpcSeconds };
+    await client.query(sql);
   } finally {
-    await ponder.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (database.kind === "postgres") {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+    await client.end();
+  }
+}
+
+/** RSS (bytes) and CPU seconds of every process in a group, from /proc. */
+function groupUsage(pgid: number): { rss: number; cpuSeconds: number } {
+  let rss = 0;
+  let ticks = 0;
+  for (const pid of processesInGroup(pgid) ?? [pgid]) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      rss += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
     }
   }
+  return { rss, cpuSeconds: ticks / 100 };
 }
 
 /** Seconds between the log lines containing `from` and `to` (Ponder prefixes each with HH:MM:SS.mmm). */
@@ -250,68 +130,250 @@ function between(output: string, from: string, to: string): number | undefined {
   return (end - start + 86_400) % 86_400;
 }
 
-async function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on("error", () => resolve(false));
-  });
+/** Where Ponder's time went, from its Prometheus /metrics: each histogram's total (ms) and count, largest first. */
+async function metricsDigest(base: string): Promise<string[]> {
+  const text = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) }).then((response) => response.text(), () => "");
+  const sums = new Map<string, { sum: number; count: number }>();
+  const counters: string[] = [];
+  for (const line of text.split("\n")) {
+    const match = /^(ponder_[a-z_]+?)(_sum|_count)?(\{[^}]*\})? ([0-9.e+-]+)$/.exec(line);
+    if (!match) continue;
+    const [, name, suffix, labels = "", raw] = match;
+    const key = `${name}${labels.replace(/,?chain="[^"]*"/, "").replace("{,", "{").replace("{}", "")}`;
+    if (suffix === "_sum" || suffix === "_count") {
+      const entry = sums.get(key) ?? { sum: 0, count: 0 };
+      if (suffix === "_sum") entry.sum += Number(raw);
+      else entry.count += Number(raw);
+      sums.set(key, entry);
+    } else if (name === "ponder_indexing_cache_requests_total" || name === "ponder_indexing_rpc_requests_total" || name === "ponder_postgres_query_total") {
+      if (Number(raw) > 0) counters.push(`  ${key}: ${format(Number(raw))}`);
+    }
+  }
+  const top = [...sums].filter(([, entry]) => entry.sum > 0).sort((a, b) => b[1].sum - a[1].sum).slice(0, 18);
+  return [...top.map(([key, entry]) => `  ${key}: ${(entry.sum / 1000).toFixed(1)} s over ${format(entry.count)}`), ...counters];
 }
 
-/** DATABASE_URL, or a local PostgreSQL that lets the postgres role in without a password. */
-async function findPostgres(): Promise<string | undefined> {
-  const configured = process.env.DATABASE_URL?.trim();
-  if (configured) return configured;
-  if (!(await portOpen(5432))) return undefined;
-  const url = "postgresql://postgres@127.0.0.1:5432/postgres";
-  const client = new pg.Client({ connectionString: url });
+/** CPU seconds of the PostgreSQL backends serving a database (their title names it), summed over their lives. */
+function postgresBackendTicks(dbName: string, seen: Map<number, number>): void {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (!cmdline.startsWith("postgres:") || !cmdline.includes(` ${dbName} `)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      seen.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // gone
+    }
+  }
+}
+
+interface StatsAnswer {
+  mints: number;
+  humans: number;
+  holders: number;
+  totalSupply: string;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function indexedBlock(base: string): Promise<number | undefined> {
   try {
-    await client.connect();
-    await client.end();
-    return url;
+    const status = await getJson<Record<string, { block?: { number: number } }>>(`${base}/status`);
+    return Object.values(status)[0]?.block?.number;
   } catch {
-    console.log("A PostgreSQL listens on 127.0.0.1:5432 but refuses the postgres role without a password: set DATABASE_URL.");
     return undefined;
   }
 }
 
+function checkTotals(chain: SyntheticChain, stats: StatsAnswer, mints: number): string[] {
+  const humans = chain.humansForMints(mints);
+  const problems: string[] = [];
+  if (stats.mints !== mints) problems.push(`mints ${stats.mints}, the chain has ${mints}`);
+  if (stats.humans !== humans) problems.push(`humans ${stats.humans}, the chain has ${humans}`);
+  if (stats.holders !== humans) problems.push(`holders ${stats.holders}, the chain has ${humans}`);
+  if (BigInt(stats.totalSupply) !== BigInt(mints) * 10n ** 18n) problems.push(`total supply ${stats.totalSupply}, the chain has ${BigInt(mints) * 10n ** 18n}`);
+  return problems;
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
-  console.log(`Creating ${options.mints} mint events on a fresh local chain...`);
-  const chain = await startLocalChain();
+  const database = options.database ?? ((await postgresAvailable()) ? "postgres" : "pglite");
+  const chain = new SyntheticChain({
+    mints: options.mints,
+    humans: options.humans,
+    perBlock: options.perBlock,
+    v4Every: options.v4Every,
+    tail: 40,
+    livePerBlock: options.livePerBlock,
+    liveIntervalMs: 2_000,
+    blockTime: 2,
+  });
+  chain.selfCheck();
+  const events = chain.handledEventsForMints(options.mints);
+  const logsPerBlock = 2 * options.perBlock;
+  const blocks = chain.lastBackfillMintBlock - FIRST_MINT_BLOCK + 1;
+  console.log(
+    `Chain source: ${format(options.mints)} mints by ${format(chain.humansForMints(options.mints))} humans (every ${options.v4Every || "—"}th a World ID 4.0 human), ${options.perBlock} a block over ${format(blocks)} blocks: ${format(events)} events with handlers; ${database === "postgres" ? "PostgreSQL" : "PGlite"}`,
+  );
+
+  const rpc: SyntheticRpcServer = await startSyntheticRpc(chain);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const schema = `bench_${Date.now().toString(36)}`;
+  const dbName = `oro_indexer_bench_${Date.now().toString(36)}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "oro-bench-pglite-"));
+  let ponder: Service | undefined;
+  let failed = false;
   try {
-    const created = await createMints(chain, options.mints, options.perBlock);
-    console.log(`  ${options.mints} mints in ${created.blocks} blocks, ${created.seconds.toFixed(1)} s\n`);
-
-    const results: BackfillResult[] = [];
-    console.log("Backfilling on PGlite...");
-    results.push(await backfill(chain, { kind: "pglite" }, options.lanes));
-    const postgres = await findPostgres();
-    if (postgres) {
-      console.log("Backfilling on PostgreSQL...");
-      results.push(await backfill(chain, { kind: "postgres", url: postgres }, options.lanes));
-    } else {
-      console.log("No PostgreSQL (set DATABASE_URL to measure it).");
+    if (database === "postgres") await adminQuery(`CREATE DATABASE ${dbName}`);
+    const databaseUrl = database === "postgres" ? ADMIN_URL.replace(/\/[^/]*$/, `/${dbName}`) : "";
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PONDER_TELEMETRY_DISABLED: "true",
+      PONDER_LOG_LEVEL: process.env.BENCH_PONDER_LOG_LEVEL ?? "info",
+      PORT: String(port),
+      LOCAL_RPC_URL: rpc.url,
+      INDEXER_CHAIN_ID: "31337",
+      DATABASE_URL: databaseUrl,
+      PGLITE_DIRECTORY: dataDir,
+      // Like a provider's cap (Alchemy, QuickNode: 10,000 logs a response): Ponder's normal setting for it.
+      INDEXER_GET_LOGS_BLOCK_RANGE: String(Math.max(1, Math.floor(10_000 / logsPerBlock))),
+      // World Chain's setting (src/env.ts): Ponder polls the head once a second.
+      INDEXER_POLLING_INTERVAL_MS: "1000",
+      ...(options.lanes === undefined ? {} : { INDEXER_RPC_LANES: String(options.lanes) }),
+    };
+    const sourceCpuStart = process.cpuUsage();
+    const started = performance.now();
+    const ponderArgs = ["start", "--schema", schema, "--port", String(port)];
+    // BENCH_CPU_PROF=<folder>: a V8 CPU profile of Ponder (open it in Chrome's DevTools, or summarise it with
+    // scripts/support/cpu-profile.ts).
+    const profileDir = process.env.BENCH_CPU_PROF;
+    ponder = profileDir
+      ? startService("ponder", process.execPath, ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`, path.join(packageDir, "node_modules/ponder/dist/esm/bin/ponder.js"), ...ponderArgs], { cwd: packageDir, env })
+      : startService("ponder", path.join(packageDir, "node_modules/.bin/ponder"), ponderArgs, { cwd: packageDir, env });
+    let peakRss = 0;
+    const loads: number[] = [];
+    const postgresTicks = new Map<number, number>();
+    const sampler = setInterval(() => {
+      if (ponder) peakRss = Math.max(peakRss, groupUsage(ponder.pid).rss);
+      if (database === "postgres") postgresBackendTicks(dbName, postgresTicks);
+      loads.push(loadavg()[0] ?? 0);
+    }, 500);
+    let ponderCpu = 0;
+    try {
+      await waitForHttpOk(`${base}/ready`, 4 * 3_600_000, ponder);
+      ponderCpu = groupUsage(ponder.pid).cpuSeconds;
+      if (database === "postgres") postgresBackendTicks(dbName, postgresTicks);
+    } finally {
+      clearInterval(sampler);
     }
+    const readySeconds = (performance.now() - started) / 1000;
+    const sourceCpu = process.cpuUsage(sourceCpuStart);
+    const postgresCpu = [...postgresTicks.values()].reduce((sum, ticks) => sum + ticks, 0) / 100;
+    const profile = await metricsDigest(base);
+    const output = ponder.output();
+    const backfillSeconds = between(output, "Started backfill indexing", "Completed backfill indexing across all chains");
+    if (backfillSeconds === undefined) throw new Error(`Ponder did not log its backfill:\n${output.slice(-3_000)}`);
+    const rpcSeconds = between(output, "Started fetching backfill JSON-RPC data", "Finished fetching backfill JSON-RPC data");
 
-    const reference = (db: string) =>
-      db === "PostgreSQL"
-        ? `${REFERENCE.events} events in ${REFERENCE.postgresSeconds} s = ${Math.round(REFERENCE.events / REFERENCE.postgresSeconds)} events/s; target >= ${REFERENCE.targetPostgresEventsPerSecond}`
-        : `${REFERENCE.events} events in ${REFERENCE.pgliteSeconds} s = ${Math.round(REFERENCE.events / REFERENCE.pgliteSeconds)} events/s`;
-    console.log(
-      `\nBackfill of ${options.mints} mints in ${created.blocks} blocks: ${created.events} events (every log of ORO and ReferralClaim, deploy included); RPC lanes ${options.lanes ?? "default"}`,
-    );
-    console.log("| database | events | backfill s | of which RPC fetch s | events/s | mints/s | start to /ready s | reference (TARGETS.md) |");
-    console.log("|---|---|---|---|---|---|---|---|");
-    for (const r of results) {
-      console.log(
-        `| ${r.database} | ${created.events} | ${r.backfillSeconds.toFixed(2)} | ${r.rpcSeconds?.toFixed(2) ?? "?"} | ${Math.round(created.events / r.backfillSeconds)} | ${Math.round(options.mints / r.backfillSeconds)} | ${r.readySeconds.toFixed(1)} | ${reference(r.database)} |`,
-      );
+    const stats = await getJson<StatsAnswer>(`${base}/stats`);
+    const problems = checkTotals(chain, stats, options.mints);
+    if (database === "postgres") {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".mint`);
+      await client.end();
+      if (rows[0]?.n !== options.mints) problems.push(`${rows[0]?.n} mint rows, the chain has ${options.mints}`);
     }
+    if (problems.length > 0) throw new Error(`the backfill did not index every event: ${problems.join("; ")}`);
+
+    const rate = events / backfillSeconds;
+    const meanLoad = loads.reduce((sum, value) => sum + value, 0) / Math.max(1, loads.length);
+    console.log(`\nBackfill: every event indexed (${format(stats.mints)} mints, ${format(stats.humans)} humans, ${format(stats.holders)} holders; totals checked against the chain)`);
+    console.log("| figure | measured | target (TARGETS.md) |");
+    console.log("|---|---|---|");
+    console.log(`| events/s, first to last event indexed (Ponder's backfill) | **${format(rate)}** (${format(events)} events in ${backfillSeconds.toFixed(1)} s; ${format(options.mints / backfillSeconds)} mints/s) | ≥ ${format(TARGET_EVENTS_PER_SECOND)} over 10,000,000 mints by 2,000,000 humans |`);
+    console.log(`| of which fetching JSON-RPC data (overlaps indexing) | ${rpcSeconds?.toFixed(1) ?? "?"} s | |`);
+    console.log(`| ponder start to /ready | ${readySeconds.toFixed(1)} s | |`);
+    console.log(`| peak RSS of the Ponder process | ${(peakRss / 2 ** 20).toFixed(0)} MiB | bounded |`);
+    console.log(`| CPU: Ponder / its PostgreSQL backends / the chain source | ${ponderCpu.toFixed(0)} s / ${database === "postgres" ? `${postgresCpu.toFixed(0)} s` : "(in Ponder)"} / ${((sourceCpu.user + sourceCpu.system) / 1e6).toFixed(0)} s | the source is not the bottleneck |`);
+    console.log(`| events per CPU-second of Ponder and its database (what a machine of its own would approach per core) | ${format(events / (ponderCpu + (database === "postgres" ? postgresCpu : 0)))} | |`);
+    console.log(`| load average (1 min) during the backfill | mean ${meanLoad.toFixed(1)}, max ${Math.max(...loads, 0).toFixed(1)} on ${cpus().length} cores | |`);
+    console.log("\nJSON-RPC requests Ponder made:");
+    for (const [method, entry] of [...rpc.stats.requests].sort((a, b) => b[1].count - a[1].count)) {
+      console.log(`  ${method}: ${format(entry.count)} (answered in ${(entry.ms / entry.count).toFixed(2)} ms each, ${(entry.bytes / 2 ** 20).toFixed(0)} MiB in all)`);
+    }
+    console.log("\nWhere Ponder's time went (its /metrics: histogram totals, which overlap; then counters):");
+    for (const line of profile) console.log(line);
+    for (const [method, count] of rpc.stats.unanswered) console.log(`  ${method}: ${count}, NOT SERVED`);
+    if (rpc.stats.oversizedLogResponses > 0) console.log(`  (${rpc.stats.oversizedLogResponses} eth_getLogs answers held more than 10,000 logs)`);
+
+    const size = options.smoke ? " (smoke size: meaningless)" : options.mints === 10_000_000 ? "" : ` (${format(options.mints)} mints, not the target's 10,000,000)`;
+    recordBenchFigure({ bench: "@oro/indexer", figure: `backfill events/s on ${database}${size}`, measured: `${format(rate)} events/s`, target: `≥ ${format(TARGET_EVENTS_PER_SECOND)}`, met: rate >= TARGET_EVENTS_PER_SECOND });
+    recordBenchFigure({ bench: "@oro/indexer", figure: "backfill peak RSS of Ponder", measured: `${(peakRss / 2 ** 20).toFixed(0)} MiB`, target: "bounded", met: null });
+
+    if (options.liveSeconds > 0) {
+      const liveStartMints = options.mints;
+      console.log(`\nLive: a block every 2 s with ${format(options.livePerBlock)} mints, for ${options.liveSeconds} s (Ponder polls every 1 s)...`);
+      const lags: number[] = [];
+      const latencies: number[] = [];
+      const liveStartHead = chain.head;
+      let lastSeen = chain.head;
+      chain.startLive();
+      const liveEnd = performance.now() + options.liveSeconds * 1000;
+      let livePeakRss = 0;
+      while (performance.now() < liveEnd) {
+        await pause(100);
+        const indexed = await indexedBlock(base);
+        if (indexed === undefined) continue;
+        // /status names the newest block that carried events: the empty blocks before the first live one count
+        // as indexed (Ponder was ready), every live block carries mints.
+        lags.push(chain.head - Math.max(indexed, liveStartHead));
+        livePeakRss = Math.max(livePeakRss, groupUsage(ponder.pid).rss);
+        for (let block = lastSeen + 1; block <= indexed; block++) {
+          const producedAt = chain.producedAt.get(block);
+          if (producedAt !== undefined) latencies.push(performance.now() - producedAt);
+        }
+        lastSeen = Math.max(lastSeen, indexed);
+      }
+      chain.stopLive();
+      const liveBlocks = chain.head - (chain.lastBackfillMintBlock + 40);
+      const liveMints = liveBlocks * options.livePerBlock;
+      // Let it catch up, then check every live mint was indexed too.
+      const deadline = performance.now() + 60_000;
+      while (performance.now() < deadline && (await indexedBlock(base)) !== chain.head) await pause(200);
+      const liveStats = await getJson<StatsAnswer>(`${base}/stats`);
+      const liveProblems = checkTotals(chain, liveStats, liveStartMints + liveMints);
+      if (liveProblems.length > 0) throw new Error(`live indexing missed events: ${liveProblems.join("; ")}`);
+      const maxLag = Math.max(...lags);
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+      console.log(`| live figure | measured | target |`);
+      console.log("|---|---|---|");
+      console.log(`| head lag (blocks behind the newest), sampled every 100 ms | max **${maxLag}**, median ${[...lags].sort((a, b) => a - b)[Math.floor(lags.length / 2)]} | ≤ ${TARGET_LAG_BLOCKS} |`);
+      console.log(`| a block's time from produced to indexed (${sorted.length} blocks) | median ${(pct(0.5) / 1000).toFixed(2)} s, max ${((sorted.at(-1) ?? Number.NaN) / 1000).toFixed(2)} s | |`);
+      console.log(`| live blocks, mints | ${liveBlocks}, ${format(liveMints)} (every one indexed) | |`);
+      console.log(`| peak RSS of Ponder while live | ${(livePeakRss / 2 ** 20).toFixed(0)} MiB | |`);
+      console.log(`| load average (1 min) at the end | ${(loadavg()[0] ?? 0).toFixed(1)} | |`);
+      recordBenchFigure({ bench: "@oro/indexer", figure: `live head lag, 2 s blocks of ${format(options.livePerBlock)} mints${options.smoke ? " (smoke size)" : ""}`, measured: `max ${maxLag} blocks`, target: `≤ ${TARGET_LAG_BLOCKS} blocks`, met: maxLag <= TARGET_LAG_BLOCKS });
+    }
+  } catch (error) {
+    failed = true;
+    if (ponder && process.env.BENCH_DEBUG) console.error(ponder.output().slice(-6_000));
+    throw error;
   } finally {
-    await chain.stop();
+    chain.stopLive();
+    await ponder?.stop();
+    await rpc.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (database === "postgres") await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    if (failed) process.exitCode = 1;
   }
 }
 
