@@ -103,6 +103,14 @@ describe.skipIf(!caddy)(`deploy/Caddyfile (${caddy ?? "skipped"})`, () => {
     expect(body.forwardedFor).toBe("127.0.0.1");
   });
 
+  it("hands an invite link's path to the API's preview (/invite → /api/invite, the query kept); people reach the app from it", async () => {
+    const response = await fetch(`${origin}/invite?referralCode=K7QX3MZP&referredBy=maria.s&lang=es`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { path: string }).path).toBe("/api/invite?referralCode=K7QX3MZP&referredBy=maria.s&lang=es");
+    // Only that path: anything else under it is the app's.
+    expect(await (await fetch(`${origin}/invites`)).text()).toContain("<title>ORO</title>");
+  });
+
   it("serves the app's routes with index.html (revalidated) and hashed assets as immutable", async () => {
     for (const route of ["/", "/share", "/stats/holders"]) {
       const response = await fetch(`${origin}${route}`);
