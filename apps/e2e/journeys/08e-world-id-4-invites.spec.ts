@@ -18,10 +18,12 @@ test("8e. a 4.0 human invites another: the referee enrols and claims, both rewar
   await sim.tab("Share");
   const copy = app.getByRole("button", { name: /^Copy your invite code [A-Z0-9]+$/ });
   await expect(copy).toBeVisible({ timeout: 60_000 });
-  await app.getByRole("button", { name: "Share invite" }).click();
-  await expect.poll(async () => (await sim.state()).shares.length).toBeGreaterThan(0);
-  const link = deepLinkOf((await sim.state()).shares.at(-1)?.url ?? "");
   const code = /([A-Z0-9]+)$/.exec((await copy.getAttribute("aria-label")) ?? "")?.[1] ?? "";
+  await app.getByRole("button", { name: "Share invite" }).click();
+  // The simulator keeps every share of the run (newest first): Erin's is the one with her code.
+  const erinsShare = async () => (await sim.state()).shares.find((share) => share.text?.includes(code));
+  await expect.poll(async () => (await erinsShare()) !== undefined).toBe(true);
+  const link = deepLinkOf((await erinsShare())?.url ?? "");
   expect(link.referralCode).toBe(code);
 
   // Grace opens the invitation, verifies (World App makes her no 3.0 proof: she will enrol), approves and claims.

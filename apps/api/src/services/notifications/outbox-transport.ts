@@ -11,8 +11,9 @@ export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogg
   return {
     name: "outbox",
     maxRecipients: 1_000,
-    async send(recipients, notification) {
+    async send(recipients, notification, requestStarting) {
       refuseWhatWorldRefuses(worldRequestBody(appId, recipients, notification));
+      await requestStarting?.();
       const english = notification.localisations.find((entry) => entry.language === "en");
       const rows = recipients.map((recipient) => {
         const text = notification.localisations.find((entry) => entry.language === recipient.locale) ?? english;

@@ -277,11 +277,14 @@ export function createReminderService(options: ReminderServiceOptions) {
   async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<boolean> {
     if (jobs.length === 0) return true;
     const recipients: Recipient[] = jobs.map((job) => ({ jobId: job.id, address: job.address, locale: toLocale(job.locale) }));
-    // From here the request may reach World: a worker that dies now leaves these to be abandoned, not resent.
-    await prisma.notificationJob.updateMany({ where: { id: { in: jobs.map((job) => job.id) } }, data: { result: REQUESTED } });
+    // Once the request is built and checked, right before it leaves: from then on it may reach World, and a worker
+    // that dies leaves these jobs to be abandoned, not resent.
+    const requestStarting = async () => {
+      await prisma.notificationJob.updateMany({ where: { id: { in: jobs.map((job) => job.id) } }, data: { result: REQUESTED } });
+    };
     let results;
     try {
-      results = await transport.send(recipients, { localisations: texts, miniAppPath: link });
+      results = await transport.send(recipients, { localisations: texts, miniAppPath: link }, requestStarting);
     } catch (error) {
       const failure = error instanceof TransportError ? error : new TransportError((error as Error).message, false);
       // Not retryable means a defect of ours or a request that may have arrived: an operator must look.

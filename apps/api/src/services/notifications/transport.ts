@@ -39,7 +39,11 @@ export interface NotificationTransport {
   readonly name: string;
   /** The most addresses one `send` takes. */
   readonly maxRecipients: number;
-  send(recipients: Recipient[], notification: Notification): Promise<DeliveryResult[]>;
+  /**
+   * Sends one request. `requestStarting` is awaited once the request is built and checked, right before it leaves:
+   * from then on it may reach World (the caller records that, so a worker that dies is never resent).
+   */
+  send(recipients: Recipient[], notification: Notification, requestStarting?: () => Promise<void>): Promise<DeliveryResult[]>;
 }
 
 /** The request body of World's send-notification API for these recipients. */

@@ -29,18 +29,20 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
   return {
     name: "world-app",
     maxRecipients: WORLD_APP_MAX_RECIPIENTS,
-    async send(recipients, notification) {
+    async send(recipients, notification, requestStarting) {
       if (recipients.length > WORLD_APP_MAX_RECIPIENTS) {
         throw new TransportError(`at most ${WORLD_APP_MAX_RECIPIENTS} addresses per request`, false);
       }
       const body = worldRequestBody(options.appId, recipients, notification);
       refuseWhatWorldRefuses(body);
+      const payload = JSON.stringify(body);
+      await requestStarting?.();
       let response: Response;
       try {
         response = await fetch(endpoint, {
           method: "POST",
           headers: { "content-type": "application/json", authorization: `Bearer ${options.apiKey}` },
-          body: JSON.stringify(body),
+          body: payload,
           signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
         });
       } catch (error) {
