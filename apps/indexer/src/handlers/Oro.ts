@@ -109,7 +109,7 @@ ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
   const movedFrom = event.args.movedFrom === 0n ? null : nullifierHashToHex(event.args.movedFrom);
   const enrolmentNullifier = nullifierHashToHex(event.args.human);
   await context.db.insert(worldIdSession).values({
-    sessionId: nullifierHashToHex(event.args.sessionId),
+    sessionId: event.args.sessionId,
     idkitSessionId: idkitSessionIdOf(event.args.sessionId, event.args.sessionSeed),
     human: movedFrom ?? enrolmentNullifier,
     enrolmentNullifier,
@@ -122,9 +122,11 @@ ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
 });
 
 ponder.on("Oro:MintedWithSession", async ({ event, context }) => {
-  const sessionId = nullifierHashToHex(event.args.sessionId);
-  const session = await context.db.find(worldIdSession, { sessionId });
-  if (!session) throw new Error(`MintedWithSession for session ${sessionId}, which no WorldId4Enrolled named`);
+  // Looked up by the event's own value, which Ponder's prefetch recognises (ponder.schema.ts).
+  const session = await context.db.find(worldIdSession, { sessionId: event.args.sessionId });
+  if (!session) {
+    throw new Error(`MintedWithSession for session ${nullifierHashToHex(event.args.sessionId)}, which no WorldId4Enrolled named`);
+  }
   await recordMint(event, context, {
     human: session.human,
     receiver: event.args.receiver,

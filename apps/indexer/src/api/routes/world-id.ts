@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { db } from "ponder:api";
 import { account, worldIdSession } from "ponder:schema";
 import { desc, eq } from "ponder";
-import { parseAddress } from "../../lib/request-params";
+import { nullifierHashToHex, parseAddress } from "../../lib/request-params";
 import { valueOr400 } from "../respond";
 import type { WorldIdStatusResponse } from "../types";
 
@@ -25,7 +25,7 @@ export const worldId = new Hono().get("/:address", async (c) => {
   return c.json({
     address: address.value,
     session: session
-      ? { idkitSessionId: session.idkitSessionId, sessionId: session.sessionId, human: session.human, movedFrom: session.movedFrom, enrolledAt: session.enrolledAt }
+      ? { idkitSessionId: session.idkitSessionId, sessionId: nullifierHashToHex(session.sessionId), human: session.human, movedFrom: session.movedFrom, enrolledAt: session.enrolledAt }
       : null,
     movedToWorldId4: session?.movedFrom != null,
   } satisfies WorldIdStatusResponse);
