@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { addresses, CHAIN_IDS } from "@oro/clients";
+import autocannon from "autocannon";
+import pg from "pg";
+import { openDatabase } from "../src/db/database.js";
 import { API_ROOT } from "./paths.js";
 
 // What the API's benchmarks share: free ports, the API as a process of its own, and a stand-in for the indexer.
@@ -69,4 +73,107 @@ export async function waitForOk(url: string, child: ChildProcess): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`${url} did not answer in 60 s`);
+}
+
+/** User i's wallet (0x…i) and the sign-in session the seed gives the first `sessions` users. */
+export const addressOf = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
+export const tokenOf = (i: number) => `bench-session-${i}`;
+
+export interface ReferralSeed {
+  users: number;
+  /** Payable referrals, two claimable rewards each; the referees are the last `referrals` users. */
+  referrals: number;
+  /** Of those, how many user 1 made (a referrer with a long history); the rest go 5 to each referrer from user 2 on. */
+  bigReferrerInvites: number;
+  /** Users 1..sessions get a sign-in session (tokenOf). */
+  sessions: number;
+}
+
+/** Migrates the (empty) database at `url` and seeds it in SQL; returns the seconds it took. */
+export async function seedReferrals(url: string, seed: ReferralSeed): Promise<number> {
+  const database = await openDatabase({ kind: "postgres", url });
+  await database.migrate();
+  await database.close();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const started = Date.now();
+  const { users, referrals, bigReferrerInvites: big, sessions } = seed;
+  const others = Math.max(1, Math.ceil((referrals - big) / 5));
+  const first = big > 0 ? 2 : 1;
+  // Referral r's referrer: user 1 for the first `big`, then round robin over the others.
+  const referrerOf = `(CASE WHEN r <= ${big} THEN 1 ELSE ${first} + ((r - ${big} - 1) % ${others}) END)`;
+  const referrers = (big > 0 ? 1 : 0) + others;
+  try {
+    await client.query(`
+      INSERT INTO "user" (id, address, username, created_at, updated_at)
+      SELECT md5('user' || i)::uuid::text, '0x' || lpad(to_hex(i), 40, '0'), 'user' || i, now(), now()
+        FROM generate_series(1, ${users}) AS i`);
+    // Codes from the alphabet without look-alikes: i written in base 31, eight digits.
+    await client.query(`
+      INSERT INTO "referral_code" (id, user_id, app, code, created_at)
+      SELECT md5('code' || i)::uuid::text, md5('user' || i)::uuid::text, 'oro',
+             (SELECT string_agg(substr('ABCDEFGHJKMNPQRSTUVWXYZ23456789', ((i / (31 ^ k)::bigint) % 31)::int + 1, 1), '' ORDER BY k)
+                FROM generate_series(0, 7) AS k),
+             now()
+        FROM generate_series(1, ${referrers}) AS i`);
+    // Activated one second apart, so that "newest first" is an order, not a tie.
+    await client.query(`
+      INSERT INTO "referral" (id, referrer_id, referee_id, referral_code_id, status, referee_nullifier_hash, referrer_nullifier_hash,
+                              activated_at, created_at, updated_at)
+      SELECT md5('referral' || r)::uuid::text, md5('user' || ${referrerOf})::uuid::text,
+             md5('user' || (${users - referrals} + r))::uuid::text, md5('code' || ${referrerOf})::uuid::text,
+             -- A payable referral names both humans, and they differ (the referral_payable_two_humans_check).
+             'payable', '0x' || lpad(to_hex(${users} + r), 64, '0'), '0x' || lpad(to_hex(${referrerOf}), 64, '0'),
+             now() - r * interval '1 second', now() - r * interval '1 second', now() - r * interval '1 second'
+        FROM generate_series(1, ${referrals}) AS r`);
+    await client.query(`
+      INSERT INTO "referral_reward" (id, referral_id, side, beneficiary_id, payment_type, amount_wei, voucher_nonce, voucher_signature,
+                                     chain_id, contract_address, status, created_at, updated_at)
+      SELECT md5(side || r)::uuid::text, md5('referral' || r)::uuid::text, side::"RewardSide",
+             CASE side WHEN 'referrer' THEN md5('user' || ${referrerOf})::uuid::text
+                       ELSE md5('user' || (${users - referrals} + r))::uuid::text END,
+             'claimable', CASE side WHEN 'referrer' THEN 1000000000000000000 ELSE 500000000000000000 END,
+             CASE side WHEN 'referrer' THEN r ELSE ${referrals} + r END,
+             '0x' || repeat('ab', 65), 31337, '${addresses[CHAIN_IDS.development].ReferralClaim}', 'claimable',
+             now() - r * interval '1 second', now() - r * interval '1 second'
+        FROM generate_series(1, ${referrals}) AS r, (VALUES ('referrer'), ('referee')) AS sides(side)`);
+    await client.query(`
+      INSERT INTO "session" (token_hash, user_id, expires_at, created_at)
+      SELECT encode(sha256(convert_to('bench-session-' || i, 'UTF8')), 'hex'), md5('user' || i)::uuid::text, now() + interval '1 day', now()
+        FROM generate_series(1, ${sessions}) AS i`);
+    await client.query("ANALYZE");
+  } finally {
+    await client.end();
+  }
+  return (Date.now() - started) / 1000;
+}
+
+export interface Measure {
+  name: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first. */
+export async function measureRoute(
+  name: string,
+  base: string,
+  pick: () => { path: string; headers?: Record<string, string> },
+  { connections, durationS }: { connections: number; durationS: number },
+): Promise<Measure> {
+  const run = (duration: number) =>
+    autocannon({
+      url: base,
+      connections,
+      duration,
+      requests: [{ setupRequest: (request) => ({ ...request, ...pick() }) }],
+    });
+  await run(2);
+  const result = await run(durationS);
+  const errors = result.errors + result.timeouts + result.non2xx;
+  const measured = { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  console.log(`  ${name}: ${Math.round(measured.requests)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${errors ? `, ${errors} errors` : ""}`);
+  return measured;
 }

@@ -10,12 +10,9 @@ import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
-import autocannon from "autocannon";
-import pg from "pg";
-import { openDatabase } from "../src/db/database.js";
 import { createScratchDatabase } from "../src/db/scratch.js";
 import { loadConfig } from "../src/env.js";
-import { fakeIndexer, freePort, start, waitForOk } from "./bench-support.js";
+import { addressOf, fakeIndexer, freePort, measureRoute, seedReferrals, start, tokenOf, waitForOk, type Measure } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
 const smoke = process.argv.includes("--smoke");
@@ -46,82 +43,14 @@ if (config.database.kind !== "postgres") {
 const serverUrl = config.database.url;
 const oro = addresses[CHAIN_IDS.development].Oro;
 
-const addressOf = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
-const tokenOf = (i: number) => `bench-session-${i}`;
 
 /** A fresh database with the seed: users, 10,000 referrers with 5 payable referrals each, rewards, sessions. */
 async function seed(url: string): Promise<void> {
-  const database = await openDatabase({ kind: "postgres", url });
-  await database.migrate();
-  await database.close();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const started = Date.now();
-  await client.query(`
-    INSERT INTO "user" (id, address, username, created_at, updated_at)
-    SELECT md5('user' || i)::uuid::text, '0x' || lpad(to_hex(i), 40, '0'), 'user' || i, now(), now()
-      FROM generate_series(1, ${USERS}) AS i`);
-  // Codes from the alphabet without look-alikes: i written in base 31, eight digits.
-  await client.query(`
-    INSERT INTO "referral_code" (id, user_id, app, code, created_at)
-    SELECT md5('code' || i)::uuid::text, md5('user' || i)::uuid::text, 'oro',
-           (SELECT string_agg(substr('ABCDEFGHJKMNPQRSTUVWXYZ23456789', ((i / (31 ^ k)::bigint) % 31)::int + 1, 1), '' ORDER BY k)
-              FROM generate_series(0, 7) AS k),
-           now()
-      FROM generate_series(1, ${REFERRALS / 5}) AS i`);
-  await client.query(`
-    INSERT INTO "referral" (id, referrer_id, referee_id, referral_code_id, status, referee_nullifier_hash, referrer_nullifier_hash,
-                            activated_at, created_at, updated_at)
-    SELECT md5('referral' || r)::uuid::text, md5('user' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text,
-           md5('user' || (${USERS - REFERRALS} + r))::uuid::text, md5('code' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text,
-           -- A payable referral names both humans, and they differ (the referral_payable_two_humans_check).
-           'payable', '0x' || lpad(to_hex(${USERS} + r), 64, '0'), '0x' || lpad(to_hex((r - 1) % ${REFERRALS / 5} + 1), 64, '0'),
-           now(), now(), now()
-      FROM generate_series(1, ${REFERRALS}) AS r`);
-  await client.query(`
-    INSERT INTO "referral_reward" (id, referral_id, side, beneficiary_id, payment_type, amount_wei, voucher_nonce, voucher_signature,
-                                   chain_id, contract_address, status, created_at, updated_at)
-    SELECT md5(side || r)::uuid::text, md5('referral' || r)::uuid::text, side::"RewardSide",
-           CASE side WHEN 'referrer' THEN md5('user' || ((r - 1) % ${REFERRALS / 5} + 1))::uuid::text
-                     ELSE md5('user' || (${USERS - REFERRALS} + r))::uuid::text END,
-           'claimable', CASE side WHEN 'referrer' THEN 1000000000000000000 ELSE 500000000000000000 END,
-           CASE side WHEN 'referrer' THEN r ELSE ${REFERRALS} + r END,
-           '0x' || repeat('ab', 65), 31337, '${addresses[CHAIN_IDS.development].ReferralClaim}', 'claimable', now(), now()
-      FROM generate_series(1, ${REFERRALS}) AS r, (VALUES ('referrer'), ('referee')) AS sides(side)`);
-  await client.query(`
-    INSERT INTO "session" (token_hash, user_id, expires_at, created_at)
-    SELECT encode(sha256(convert_to('bench-session-' || i, 'UTF8')), 'hex'), md5('user' || i)::uuid::text, now() + interval '1 day', now()
-      FROM generate_series(1, ${HOT_USERS}) AS i`);
-  await client.query("ANALYZE");
-  await client.end();
-  console.log(`seeded ${USERS.toLocaleString("en")} users, ${REFERRALS.toLocaleString("en")} payable referrals (two rewards each) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = await seedReferrals(url, { users: USERS, referrals: REFERRALS, bigReferrerInvites: 0, sessions: HOT_USERS });
+  console.log(`seeded ${USERS.toLocaleString("en")} users, ${REFERRALS.toLocaleString("en")} payable referrals (two rewards each) in ${seconds.toFixed(1)} s`);
 }
 
-interface Measure {
-  name: string;
-  requests: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-/** autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first. */
-async function measure(name: string, base: string, pick: () => { path: string; headers?: Record<string, string> }): Promise<Measure> {
-  const run = (duration: number) =>
-    autocannon({
-      url: base,
-      connections,
-      duration,
-      requests: [{ setupRequest: (request) => ({ ...request, ...pick() }) }],
-    });
-  await run(2);
-  const result = await run(durationS);
-  const errors = result.errors + result.timeouts + result.non2xx;
-  const measured = { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
-  console.log(`  ${name}: ${Math.round(measured.requests)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${errors ? `, ${errors} errors` : ""}`);
-  return measured;
-}
-
+const measure = (name: string, base: string, pick: () => { path: string; headers?: Record<string, string> }) => measureRoute(name, base, pick, { connections, durationS });
 const random = (n: number) => 1 + Math.floor(Math.random() * n);
 
 async function main(): Promise<void> {

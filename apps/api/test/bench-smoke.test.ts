@@ -35,4 +35,18 @@ describe.skipIf(!postgres)("the API benches at their smoke size", () => {
     expect(stdout).toMatch(/\| never arrived \(lost\) \| 0 \|/);
     expect(stdout).toMatch(/\| requests refused by World's rules \(400\) \| 0 \|/);
   }, 300_000);
+
+  it("measures the hot routes at two sizes side by side (scripts/bench-size.ts --smoke)", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench-size.ts", "--smoke"], {
+      cwd: API_ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      timeout: 240_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(stdout).toMatch(/\| route \| 1 k users \| 2 k users \| target \| met \|/);
+    for (const route of ["streaks/current (cached)", "oro-earned (uncached)", "oro-earned, the long-history referrer (second page)"]) {
+      expect(stdout).toContain(`| ${route} |`);
+    }
+    expect(stdout).toMatch(/\| the long-history referrer's first answer, bytes \|/);
+  }, 300_000);
 });

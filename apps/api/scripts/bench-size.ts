@@ -1,0 +1,160 @@
+// pnpm --filter @oro/api bench (its third part) [--sizes 10000,100000,1000000,2000000] [--smoke]
+// The hot routes' latency as the tables grow (shared/TARGETS.md, "API"): at each size a fresh PostgreSQL database is
+// seeded with that many users, half as many payable referrals (two claimable rewards each) and one referrer with a
+// long history (50,000 invites at production size: 2,000,000 users, 1,000,000 referrals), then each hot route runs
+// at 50 connections, cached and uncached, and the p99 of every size is printed side by side. Flat is the goal.
+// The indexer is the benchmarks' fake (its own size is the indexer's benchmark).
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { addresses, CHAIN_IDS } from "@oro/clients";
+import { recordBenchFigure } from "@oro/dev-stack";
+import { createScratchDatabase } from "../src/db/scratch.js";
+import { loadConfig } from "../src/env.js";
+import { addressOf, fakeIndexer, freePort, measureRoute, seedReferrals, start, tokenOf, waitForOk, type Measure } from "./bench-support.js";
+
+const smoke = process.argv.includes("--smoke");
+const sizesIndex = process.argv.indexOf("--sizes");
+const SIZES = (sizesIndex >= 0 ? (process.argv[sizesIndex + 1] ?? "") : smoke ? "1000,2000" : "10000,100000,1000000,2000000")
+  .split(",")
+  .map(Number);
+if (SIZES.some((size) => !Number.isInteger(size) || size < 1_000)) throw new Error("--sizes needs whole numbers of users, 1,000 or more");
+const BIG_REFERRER_INVITES = 50_000;
+const HOT_USERS = smoke ? 50 : 1_000;
+const connections = 50;
+const durationS = smoke ? 1 : 5;
+const P99_TARGET_MS = 25;
+
+const config = loadConfig();
+if (config.database.kind !== "postgres") {
+  console.error("bench needs PostgreSQL: set DATABASE_URL (a role that may CREATE DATABASE), e.g. postgresql://oro:oro@127.0.0.1:5432/oro");
+  process.exit(2);
+}
+const serverUrl = config.database.url;
+const oro = addresses[CHAIN_IDS.development].Oro;
+const random = (n: number) => 1 + Math.floor(Math.random() * n);
+const session = (i: number) => ({ authorization: `Bearer ${tokenOf(i)}` });
+
+interface Route {
+  name: string;
+  pick: (nextCursor: string | null) => { path: string; headers?: Record<string, string> };
+}
+
+/** The hot routes; users 2..HOT_USERS are referrers with 5 invites, user 1 the referrer with the long history. */
+const ROUTES: Route[] = [
+  { name: "streaks/current (cached)", pick: () => ({ path: `/api/streaks/current?userAddress=${addressOf(random(HOT_USERS))}` }) },
+  {
+    name: "referral_codes/for_user",
+    pick: () => {
+      const i = random(HOT_USERS);
+      return { path: `/api/referral_codes/for_user?userAddress=${addressOf(i)}&app=oro`, headers: session(i) };
+    },
+  },
+  {
+    name: "oro-earned (cached)",
+    pick: () => {
+      const i = random(HOT_USERS);
+      return { path: `/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=false`, headers: session(i) };
+    },
+  },
+  {
+    name: "oro-earned (uncached)",
+    pick: () => {
+      const i = random(HOT_USERS);
+      return { path: `/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=true`, headers: session(i) };
+    },
+  },
+  {
+    name: "oro-earned, the long-history referrer (uncached, first page)",
+    pick: () => ({ path: `/api/referrals/oro-earned?userAddress=${addressOf(1)}&forceBustCache=true`, headers: session(1) }),
+  },
+  {
+    name: "oro-earned, the long-history referrer (second page)",
+    pick: (nextCursor) => ({
+      path: `/api/referrals/oro-earned?userAddress=${addressOf(1)}&forceBustCache=true${nextCursor ? `&cursor=${encodeURIComponent(nextCursor)}` : ""}`,
+      headers: session(1),
+    }),
+  },
+  { name: "erc20/token-price", pick: () => ({ path: `/api/erc20/token-price?tokenAddresses=${oro}` }) },
+];
+
+async function measureSize(users: number): Promise<{ users: number; bigInvites: number; seedSeconds: number; answerBytes: number; results: Measure[] }> {
+  const referrals = Math.floor(users / 2);
+  const bigInvites = Math.min(BIG_REFERRER_INVITES, Math.floor(referrals / 10));
+  const scratch = await createScratchDatabase(serverUrl, "oro_api_bench_size");
+  const indexer = fakeIndexer();
+  indexer.listen(0, "127.0.0.1");
+  await once(indexer, "listening");
+  let api: ChildProcess | undefined;
+  try {
+    const seedSeconds = await seedReferrals(scratch.url, { users, referrals, bigReferrerInvites: bigInvites, sessions: HOT_USERS });
+    console.log(`\n${users.toLocaleString("en")} users, ${referrals.toLocaleString("en")} referrals (user 1: ${bigInvites.toLocaleString("en")} invites), seeded in ${seedSeconds.toFixed(1)} s`);
+    const port = await freePort();
+    api = start("API", ["src/server.ts"], {
+      NODE_ENV: "development",
+      DATABASE_URL: scratch.url,
+      API_PORT: String(port),
+      LOG_LEVEL: "warn",
+      WORKERS_ENABLED: "false",
+      MIGRATE_ON_START: "false",
+      INDEXER_URL: `http://127.0.0.1:${(indexer.address() as AddressInfo).port}`,
+      STREAK_CACHE_TTL: "1h",
+      EARNINGS_CACHE_TTL: "1h",
+      RATE_LIMIT_PER_IP: "1000000",
+      RATE_LIMIT_PER_ADDRESS: "1000000",
+      RATE_LIMIT_WINDOW: "1s",
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitForOk(`${base}/api/health`, api);
+    for (let i = 1; i <= HOT_USERS; i++) {
+      await fetch(`${base}/api/streaks/current?userAddress=${addressOf(i)}`);
+      await fetch(`${base}/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=false`, { headers: session(i) });
+    }
+    // The long-history referrer's first page: its size (one page, whatever the history) and its cursor.
+    const first = await fetch(`${base}/api/referrals/oro-earned?userAddress=${addressOf(1)}&forceBustCache=true`, { headers: session(1) });
+    const firstText = await first.text();
+    const nextCursor = (JSON.parse(firstText) as { nextCursor?: string | null }).nextCursor ?? null;
+    const results: Measure[] = [];
+    for (const route of ROUTES) results.push(await measureRoute(route.name, base, () => route.pick(nextCursor), { connections, durationS }));
+    return { users, bigInvites, seedSeconds, answerBytes: Buffer.byteLength(firstText), results };
+  } finally {
+    if (api && api.exitCode === null && api.signalCode === null) {
+      const exited = once(api, "exit");
+      api.kill("SIGTERM");
+      await exited;
+    }
+    indexer.close();
+    await scratch.drop();
+  }
+}
+
+const runs = [];
+for (const users of SIZES) runs.push(await measureSize(users));
+
+const label = (users: number) => (users >= 1_000_000 ? `${users / 1_000_000} M` : `${users / 1_000} k`);
+console.log(`\np99 (p50) in ms at ${connections} connections, ${durationS} s per route, by users in the database${smoke ? " (smoke size: figures meaningless)" : ""}`);
+console.log(`| route | ${runs.map((run) => `${label(run.users)} users`).join(" | ")} | target | met |`);
+console.log(`|---|${runs.map(() => "---|").join("")}---|---|`);
+for (const [index, route] of ROUTES.entries()) {
+  const cells = runs.map((run) => {
+    const measured = run.results[index];
+    if (!measured || measured.requests === 0) return "no answer in the window";
+    return `${measured.p99} (${measured.p50})${measured.errors ? `, ${measured.errors} errors` : ""}`;
+  });
+  const met = runs.every((run) => {
+    const measured = run.results[index];
+    return measured !== undefined && measured.requests > 0 && measured.p99 < P99_TARGET_MS && measured.errors === 0;
+  });
+  console.log(`| ${route.name} | ${cells.join(" | ")} | p99 < ${P99_TARGET_MS} ms | ${met ? "yes" : "no"} |`);
+  const largest = runs.at(-1);
+  recordBenchFigure({
+    bench: "@oro/api",
+    figure: `${route.name} at ${largest ? label(largest.users) : "?"} users, p99`,
+    measured: `${largest?.results[index]?.p99 ?? "?"} ms`,
+    target: `< ${P99_TARGET_MS} ms`,
+    met,
+  });
+}
+console.log(`| the long-history referrer's first answer, bytes | ${runs.map((run) => `${run.answerBytes.toLocaleString("en")} (${run.bigInvites.toLocaleString("en")} invites)`).join(" | ")} | one page | |`);
+console.log(`| seed time, s | ${runs.map((run) => run.seedSeconds.toFixed(0)).join(" | ")} | | |`);
+if (runs.some((run) => run.results.some((result) => result.errors > 0))) process.exitCode = 1;
