@@ -210,6 +210,8 @@ const schema = z.object({
   NOTIFICATION_INTERVAL: duration.default(5_000),
   NOTIFICATION_LEASE: duration.default(60_000),
   NOTIFICATION_MAX_ATTEMPTS: integer(1, 50).default(5),
+  /** How long a finished reminder (sent, not delivered, failed, abandoned, cancelled) is kept before it is purged. */
+  NOTIFICATION_RETENTION: duration.default(7 * 86_400_000),
   /** The streak-at-risk nudge comes this long before a streak would lapse (its human has not claimed by then). */
   STREAK_AT_RISK_WINDOW: duration.default(4 * 3_600_000),
   /**
@@ -316,6 +318,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       miniAppPath: raw.NOTIFICATION_MINI_APP_PATH,
       leaseMs: raw.NOTIFICATION_LEASE,
       maxAttempts: raw.NOTIFICATION_MAX_ATTEMPTS,
+      retentionMs: raw.NOTIFICATION_RETENTION,
       streakAtRiskWindowMs: raw.STREAK_AT_RISK_WINDOW,
       /** null: unlimited. */
       perUserPerDay: raw.NOTIFICATIONS_PER_USER_PER_DAY,

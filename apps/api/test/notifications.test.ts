@@ -347,6 +347,22 @@ describe("sending reminders (development outbox)", () => {
     expect(await prisma().notificationOutbox.count({ where: { address } })).toBe(0);
   });
 
+  it("purges finished reminders older than the retention, keeps the recent and the pending", async () => {
+    const address = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const old = new Date(Date.now() - 8 * 86_400_000);
+    const [oldSent, oldFailed, recentSent, oldPending] = await Promise.all([
+      prisma().notificationJob.create({ data: { kind: "oro_claim", address: address(), locale: "en", dueAt: old, status: "sent", sentAt: old } }),
+      prisma().notificationJob.create({ data: { kind: "oro_claim", address: address(), locale: "en", dueAt: old, status: "failed" } }),
+      prisma().notificationJob.create({ data: { kind: "oro_claim", address: address(), locale: "en", dueAt: new Date(), status: "sent", sentAt: new Date() } }),
+      prisma().notificationJob.create({ data: { kind: "oro_claim", address: address(), locale: "en", dueAt: new Date(Date.now() + 86_400_000), status: "pending" } }),
+    ]);
+    // updated_at is set by Prisma on write: age the old ones as the database would see them after 8 days.
+    await prisma().$executeRaw`UPDATE "notification_job" SET "updated_at" = ${old} WHERE "id" IN (${oldSent.id}, ${oldFailed.id}, ${oldPending.id})`;
+    expect(await t.app.services.reminders.purgeFinished()).toBeGreaterThanOrEqual(2);
+    const left = await prisma().notificationJob.findMany({ where: { id: { in: [oldSent.id, oldFailed.id, recentSent.id, oldPending.id] } } });
+    expect(left.map((job) => job.id).sort()).toEqual([recentSent.id, oldPending.id].sort());
+  });
+
   it("sends a reminder whose worker stopped after leasing it but before its request started: nothing was lost", async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
     const job = await prisma().notificationJob.create({

@@ -170,6 +170,7 @@ export default fp<ServicesOptions>(
       miniAppPath: config.notifications.miniAppPath,
       leaseMs: config.notifications.leaseMs,
       maxAttempts: config.notifications.maxAttempts,
+      retentionMs: config.notifications.retentionMs,
       streakAtRiskWindowMs: config.notifications.streakAtRiskWindowMs,
       perUserPerDay: config.notifications.perUserPerDay,
       log: fastify.log.child({ service: "notifications" }),

@@ -18,6 +18,7 @@ export default fp<{ config: Config }>(
       loops.push(startLoop("referral-activation", config.workers.activationIntervalMs, () => referrals.activateDue(50), log));
       loops.push(startLoop("auth-purge", 3_600_000, () => auth.purgeExpired(), log));
       loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
+      loops.push(startLoop("reminder-purge", 3_600_000, () => reminders.purgeFinished(), log));
       loops.push(startLoop("claim-reminders", config.workers.notificationIntervalMs, () => reminders.runOnce(), log));
       if (config.workers.payoutsNeedWallet) {
         loops.push(startLoop("referral-payouts", config.workers.payoutIntervalMs, () => payouts.runOnce(), log));

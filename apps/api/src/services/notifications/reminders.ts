@@ -22,6 +22,8 @@ export interface ReminderServiceOptions {
   /** How long a worker holds the jobs it is sending. */
   leaseMs: number;
   maxAttempts: number;
+  /** How long a finished job is kept (default 7 days): World's per-day budget reads one day back. */
+  retentionMs?: number;
   /** How long before a streak would lapse the nudge comes (default 4 h). */
   streakAtRiskWindowMs?: number;
   /**
@@ -341,5 +343,23 @@ export function createReminderService(options: ReminderServiceOptions) {
     return summary;
   }
 
-  return { setLocale, scheduleClaimReminder, runOnce };
+  /**
+   * Deletes the finished jobs older than the retention, 10,000 a statement (short locks), so that the table holds
+   * days of reminders, not every one ever sent; returns how many.
+   */
+  async function purgeFinished(): Promise<number> {
+    const before = new Date(clock.now().getTime() - (options.retentionMs ?? 7 * 86_400_000));
+    let purged = 0;
+    for (;;) {
+      const deleted = await prisma.$executeRaw`
+        DELETE FROM "notification_job" WHERE "id" IN (
+          SELECT "id" FROM "notification_job"
+           WHERE "status" IN ('sent', 'not_delivered', 'failed', 'abandoned', 'cancelled') AND "updated_at" < ${before}
+           LIMIT 10000)`;
+      purged += deleted;
+      if (deleted < 10_000) return purged;
+    }
+  }
+
+  return { setLocale, scheduleClaimReminder, runOnce, purgeFinished };
 }
