@@ -10,8 +10,7 @@ import type { AddressInfo } from "node:net";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { loadConfig } from "../src/env.js";
-import { addressOf, fakeIndexer, freePort, measureRoute, seedReferrals, start, tokenOf, waitForOk, type Measure } from "./bench-support.js";
+import { addressOf, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
 const sizesIndex = process.argv.indexOf("--sizes");
@@ -25,12 +24,7 @@ const connections = 50;
 const durationS = smoke ? 1 : 5;
 const P99_TARGET_MS = 25;
 
-const config = loadConfig();
-if (config.database.kind !== "postgres") {
-  console.error("bench needs PostgreSQL: set DATABASE_URL (a role that may CREATE DATABASE), e.g. postgresql://oro:oro@127.0.0.1:5432/oro");
-  process.exit(2);
-}
-const serverUrl = config.database.url;
+const serverUrl = postgresServerUrl();
 const oro = addresses[CHAIN_IDS.development].Oro;
 const random = (n: number) => 1 + Math.floor(Math.random() * n);
 const session = (i: number) => ({ authorization: `Bearer ${tokenOf(i)}` });

@@ -6,6 +6,7 @@ import { addresses, CHAIN_IDS } from "@oro/clients";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openDatabase } from "../src/db/database.js";
+import { loadConfig } from "../src/env.js";
 import { API_ROOT } from "./paths.js";
 
 // What the API's benchmarks share: free ports, the API as a process of its own, and a stand-in for the indexer.
@@ -75,6 +76,26 @@ export async function waitForOk(url: string, child: ChildProcess): Promise<void>
   throw new Error(`${url} did not answer in 60 s`);
 }
 
+/** The PostgreSQL server the benchmarks make their databases beside (DATABASE_URL); exits with a line if there is none. */
+export function postgresServerUrl(): string {
+  const config = loadConfig();
+  if (config.database.kind !== "postgres") {
+    console.error("bench needs PostgreSQL: set DATABASE_URL (a role that may CREATE DATABASE), e.g. postgresql://oro:oro@127.0.0.1:5432/oro");
+    process.exit(2);
+  }
+  return config.database.url;
+}
+
+/** The database at `url` migrated, and a client connected to it for the seed's SQL. */
+export async function migratedClient(url: string): Promise<pg.Client> {
+  const database = await openDatabase({ kind: "postgres", url });
+  await database.migrate();
+  await database.close();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
 /** User i's wallet (0x…i) and the sign-in session the seed gives the first `sessions` users. */
 export const addressOf = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 export const tokenOf = (i: number) => `bench-session-${i}`;
@@ -91,11 +112,7 @@ export interface ReferralSeed {
 
 /** Migrates the (empty) database at `url` and seeds it in SQL; returns the seconds it took. */
 export async function seedReferrals(url: string, seed: ReferralSeed): Promise<number> {
-  const database = await openDatabase({ kind: "postgres", url });
-  await database.migrate();
-  await database.close();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await migratedClient(url);
   const started = Date.now();
   const { users, referrals, bigReferrerInvites: big, sessions } = seed;
   const others = Math.max(1, Math.ceil((referrals - big) / 5));

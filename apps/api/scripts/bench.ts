@@ -11,8 +11,7 @@ import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { loadConfig } from "../src/env.js";
-import { addressOf, fakeIndexer, freePort, measureRoute, seedReferrals, start, tokenOf, waitForOk, type Measure } from "./bench-support.js";
+import { addressOf, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
 const smoke = process.argv.includes("--smoke");
@@ -35,12 +34,7 @@ const profileIndex = process.argv.indexOf("--profile");
 const profileDir = profileIndex >= 0 ? process.argv[profileIndex + 1] : undefined;
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
-const config = loadConfig();
-if (config.database.kind !== "postgres") {
-  console.error("bench needs PostgreSQL: set DATABASE_URL (a role that may CREATE DATABASE), e.g. postgresql://oro:oro@127.0.0.1:5432/oro");
-  process.exit(2);
-}
-const serverUrl = config.database.url;
+const serverUrl = postgresServerUrl();
 const oro = addresses[CHAIN_IDS.development].Oro;
 
 
