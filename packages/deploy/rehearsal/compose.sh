@@ -1,0 +1,66 @@
+# Sourced after lib.sh: the rehearsal's compose project and what the scripts ask of it.
+COMPOSE_PROJECT=oro-rehearsal
+COMPOSE_ENV="$REHEARSAL_DIR/compose.env"
+# Every service of the rehearsal profile, with the API's replicas.
+EXPECTED_SERVICES="postgres redis indexer api api web chain"
+
+compose() {
+  docker-compose --compatibility -p "$COMPOSE_PROJECT" --env-file "$COMPOSE_ENV" \
+    --project-directory "$REPO_ROOT" -f "$REPO_ROOT/docker-compose.yml" --profile rehearsal "$@"
+}
+
+# rehearsal.env, the bases build-images.sh made, and this rehearsal's own secrets (made once, kept).
+write_compose_env() {
+  local secrets="$REHEARSAL_DIR/secrets.env"
+  if [ ! -s "$secrets" ]; then
+    (cd "$REPO_ROOT/packages/deploy" && node --input-type=module -e '
+      import { randomBytes } from "node:crypto";
+      import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+      const signer = generatePrivateKey();
+      console.log(`POSTGRES_PASSWORD=${randomBytes(16).toString("hex")}`);
+      console.log(`CLAIM_SIGNER_PRIVATE_KEY=${signer}`);
+      console.log(`CLAIM_SIGNER_ADDRESS=${privateKeyToAccount(signer).address}`);
+      console.log(`WORLD_ID_SIGNING_KEY=${generatePrivateKey()}`);
+    ') >"$secrets.new"
+    mv "$secrets.new" "$secrets"
+    chmod 600 "$secrets"
+  fi
+  [ -s "$REHEARSAL_DIR/bases.env" ] || { echo "rehearsal: no $REHEARSAL_DIR/bases.env: run build-images.sh first" >&2; return 1; }
+  cat "$REHEARSAL_LIB_DIR/rehearsal.env" "$REHEARSAL_DIR/bases.env" "$secrets" >"$COMPOSE_ENV"
+  chmod 600 "$COMPOSE_ENV"
+}
+
+# "service health" for each container of the project.
+service_states() {
+  "$DOCKER" ps -a --filter "label=com.docker.compose.project=$COMPOSE_PROJECT" \
+    --format '{{.Label "com.docker.compose.service"}} {{.Status}}'
+}
+
+wait_healthy() { # timeout in seconds
+  local deadline=$(($(date +%s) + $1)) states healthy expected
+  expected=$(echo $EXPECTED_SERVICES | wc -w)
+  while :; do
+    states=$(service_states)
+    healthy=$(echo "$states" | grep -c '(healthy)' || true)
+    if [ "$healthy" -ge "$expected" ]; then
+      echo "$states" | sort | sed 's/^/  /'
+      return 0
+    fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      echo "rehearsal: not every service became healthy within $1 s:" >&2
+      echo "$states" | sort | sed 's/^/  /' >&2
+      compose logs --tail 30 >&2 || true
+      return 1
+    fi
+    sleep 5
+  done
+}
+
+WEB_URL=http://127.0.0.1:18080
+check_through_caddy() {
+  local answer
+  answer=$(curl -fsS --max-time 10 "$WEB_URL/api/ready") || { echo "rehearsal: $WEB_URL/api/ready did not answer" >&2; return 1; }
+  echo "rehearsal: through Caddy, GET /api/ready: $answer"
+  curl -fsS --max-time 10 "$WEB_URL/" | grep -q '<div id="root"' || { echo "rehearsal: $WEB_URL/ is not the mini app" >&2; return 1; }
+  echo "rehearsal: through Caddy, GET / serves the mini app"
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Stops the rehearsal's stack and removes its containers and volumes, then stops the dockerd up.sh started (by the
+# PID in its pidfile; an engine named by DOCKER_HOST is left alone).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+source "$REHEARSAL_LIB_DIR/compose.sh"
+own_socket="unix://$REHEARSAL_DIR/docker.sock"
+[ -n "${DOCKER_HOST:-}" ] || export DOCKER_HOST="$own_socket"
+if docker_answers && [ -s "$COMPOSE_ENV" ]; then
+  compose down -v --remove-orphans >"$REHEARSAL_DIR/logs/compose-down.log" 2>&1 || tail -20 "$REHEARSAL_DIR/logs/compose-down.log" >&2
+  log "stack removed"
+fi
+if [ "$DOCKER_HOST" = "$own_socket" ] && [ -s "$REHEARSAL_DIR/dockerd.pid" ]; then
+  STARTED_DOCKERD_PID=$(cat "$REHEARSAL_DIR/dockerd.pid")
+  stop_dockerd
+fi
