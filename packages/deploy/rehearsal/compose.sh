@@ -13,7 +13,8 @@ compose() {
 write_compose_env() {
   local secrets="$REHEARSAL_DIR/secrets.env"
   if [ ! -s "$secrets" ]; then
-    (cd "$REPO_ROOT/packages/deploy" && node --input-type=module -e '
+    # Made inside the API image (viem is there), so that nothing on the machine needs installing.
+    "$DOCKER" run --rm --network none -w /repo/apps/api "${ORO_IMAGE_PREFIX:-oro}-api:${ORO_VERSION:-latest}" node --input-type=module -e '
       import { randomBytes } from "node:crypto";
       import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
       const signer = generatePrivateKey();
@@ -21,7 +22,7 @@ write_compose_env() {
       console.log(`CLAIM_SIGNER_PRIVATE_KEY=${signer}`);
       console.log(`CLAIM_SIGNER_ADDRESS=${privateKeyToAccount(signer).address}`);
       console.log(`WORLD_ID_SIGNING_KEY=${generatePrivateKey()}`);
-    ') >"$secrets.new"
+    ' >"$secrets.new"
     mv "$secrets.new" "$secrets"
     chmod 600 "$secrets"
   fi
