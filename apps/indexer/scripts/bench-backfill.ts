@@ -150,7 +150,12 @@ async function metricsDigest(base: string): Promise<string[]> {
     }
   }
   const top = [...sums].filter(([, entry]) => entry.sum > 0).sort((a, b) => b[1].sum - a[1].sum).slice(0, 18);
-  return [...top.map(([key, entry]) => `  ${key}: ${(entry.sum / 1000).toFixed(1)} s over ${format(entry.count)}`), ...counters];
+  // A miss is a lookup Ponder could not predict in a table that no longer fits its cache: one query per event.
+  const misses = counters
+    .map((line) => /table="([^"]+)",type="miss"\}: ([\d,]+)/.exec(line))
+    .filter((match) => match !== null)
+    .map((match) => `  WARNING: ${match[2]} lookups in ${match[1]} missed Ponder's cache, one database query each (README: the cache cliff)`);
+  return [...top.map(([key, entry]) => `  ${key}: ${(entry.sum / 1000).toFixed(1)} s over ${format(entry.count)}`), ...counters, ...misses];
 }
 
 /** CPU seconds of the PostgreSQL backends serving a database (their title names it), summed over their lives. */
@@ -372,7 +377,9 @@ async function main(): Promise<void> {
     await ponder?.stop();
     await rpc.close();
     rmSync(dataDir, { recursive: true, force: true });
-    if (database === "postgres") await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    if (database === "postgres") {
+      await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((error: unknown) => console.error(`could not drop the database ${dbName}: ${String(error)}`));
+    }
     if (failed) process.exitCode = 1;
   }
 }
