@@ -67,7 +67,7 @@ build_root() {
       DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends $PACKAGES; } \
       >>"$REHEARSAL_DIR/logs/debootstrap.log" 2>&1 || { tail -20 "$REHEARSAL_DIR/logs/debootstrap.log" >&2; return 1; }
     rm -f "$root/usr/sbin/policy-rc.d" "$root/etc/resolv.conf"
-    touch
+    touch "$root/.oro-debootstrap-done"
   fi
   # The official node image's user (uid 1000), which the Dockerfile's app stages run as.
   chroot "$root" id node >/dev/null 2>&1 || chroot "$root" useradd --create-home --uid 1000 --user-group --shell /bin/sh node
