@@ -79,6 +79,11 @@ async function claimAndAllowReminders(sim: Simulator, wallet: WalletId, language
   try {
     const verify = app.getByRole("button", { name: text(strings, "claim.verify") });
     const slider = app.getByRole("slider");
+    // The language change relaunches the app; on a loaded machine it can come back signed out (the session is
+    // read again): then the person signs in again, as they would.
+    const signIn = app.getByRole("button", { name: text(strings, "claim.signIn") });
+    await expect(verify.or(slider).or(signIn).first()).toBeVisible({ timeout: 60_000 });
+    if (await signIn.isVisible()) await signIn.click();
     await expect(verify.or(slider).first()).toBeVisible({ timeout: 60_000 });
     if (await verify.isVisible()) await verify.click();
     await sim.slideToClaim();
