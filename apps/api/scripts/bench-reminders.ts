@@ -13,15 +13,9 @@ import { worldSendNotificationProblems } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import pg from "pg";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { fakeIndexer, migratedClient, freePort, postgresServerUrl, start, waitForOk } from "./bench-support.js";
+import { fakeIndexer, migratedClient, freePort, postgresServerUrl, start, waitForOk, numberOption as option } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
-  return value;
-}
 const REMINDERS = option("reminders", smoke ? 3_000 : 1_000_000);
 const ANSWER_MS = option("answer-ms", 200);
 const TOO_MANY_EVERY = option("429-every", 50);

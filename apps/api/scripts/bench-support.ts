@@ -76,6 +76,14 @@ export async function waitForOk(url: string, child: ChildProcess): Promise<void>
   throw new Error(`${url} did not answer in 60 s`);
 }
 
+/** `--name N` from the command line: a positive number, or `fallback` when absent. */
+export function numberOption(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  return value;
+}
+
 /** The PostgreSQL server the benchmarks make their databases beside (DATABASE_URL); exits with a line if there is none. */
 export function postgresServerUrl(): string {
   const config = loadConfig();

@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { addressOf, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk } from "./bench-support.js";
+import { addressOf, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
 const smoke = process.argv.includes("--smoke");
@@ -20,12 +20,6 @@ const REFERRALS = smoke ? 500 : 50_000;
 /** How many distinct users (addresses, sessions) the load spreads over. */
 const HOT_USERS = smoke ? 100 : 1_000;
 
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
-  return value;
-}
 
 const durationS = option("duration", smoke ? 1 : 10);
 const connections = option("connections", smoke ? 5 : 50);

@@ -9,14 +9,20 @@ import { API_ROOT } from "../scripts/paths.js";
 const databaseUrl = process.env.DATABASE_URL;
 const postgres = process.env.ORO_TEST_DATABASE === "postgres" && databaseUrl !== undefined;
 
+/** Runs a bench script at its smoke size on this suite's PostgreSQL; its output. */
+async function smokeRun(script: string): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, "--smoke"], {
+    cwd: API_ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    timeout: 240_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
+}
+
 describe.skipIf(!postgres)("the API benches at their smoke size", () => {
   it("seeds, measures every route against the ceiling and prints its table", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench.ts", "--smoke"], {
-      cwd: API_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      timeout: 240_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const stdout = await smokeRun("scripts/bench.ts");
     expect(stdout).toMatch(/seeded 2,000 users, 500 payable referrals/);
     for (const route of ["GET /api/streaks/current (cached)", "GET /api/referrals/oro-earned (uncached)", "GET /api/erc20/token-price"]) {
       expect(stdout).toContain(`| ${route} |`);
@@ -25,24 +31,14 @@ describe.skipIf(!postgres)("the API benches at their smoke size", () => {
   }, 300_000);
 
   it("sends every due reminder once through two replicas, one killed on the way (scripts/bench-reminders.ts --smoke)", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench-reminders.ts", "--smoke"], {
-      cwd: API_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      timeout: 240_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const stdout = await smokeRun("scripts/bench-reminders.ts");
     expect(stdout).toMatch(/\| arrived exactly once \| 3,000 of 3,000 \| all \| yes \|/);
     expect(stdout).toMatch(/\| never arrived \(lost\) \| 0 \|/);
     expect(stdout).toMatch(/\| requests refused by World's rules \(400\) \| 0 \|/);
   }, 300_000);
 
   it("measures the hot routes at two sizes side by side (scripts/bench-size.ts --smoke)", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench-size.ts", "--smoke"], {
-      cwd: API_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      timeout: 240_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const stdout = await smokeRun("scripts/bench-size.ts");
     expect(stdout).toMatch(/\| route \| 1 k users \| 2 k users \| target \| met \|/);
     for (const route of ["streaks/current (cached)", "oro-earned (uncached)", "oro-earned, the long-history referrer (second page)"]) {
       expect(stdout).toContain(`| ${route} |`);

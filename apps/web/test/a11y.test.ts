@@ -1,27 +1,23 @@
 // @vitest-environment node
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { createServer, type ViteDevServer } from "vite";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, hasChromium, startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * Accessibility in Chromium: axe-core (from npm, injected into the page) over every route and every modal,
  * signed out and signed in, with no serious or critical violation; every control reachable with Tab; no
  * horizontal scrolling at 320 px. Skipped, with a message, where /usr/bin/chromium is missing.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`accessibility tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const ROUTES = ["/", "/stats", "/apps", "/polls", "/share", "/about", "/terms", "/debug"];
 /** Harness states: signed out, and signed in (verified, the next claim not yet open). */
 const SIGNED = { out: "signedOut", in: "notReady" } as const;
 
-let server: ViteDevServer | undefined;
+let harness: HarnessBrowser | undefined;
 let browser: Browser | undefined;
 let origin = "";
 
@@ -93,16 +89,12 @@ async function tabThrough(page: Page, limit = 80): Promise<Set<string>> {
 
 describe.skipIf(!hasChromium)("accessibility in Chromium", () => {
   beforeAll(async () => {
-    // Port 0: the system picks a free port.
-    server = await createServer({ root: join(import.meta.dirname, ".."), logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
-    await server.listen();
-    origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    harness = await startHarnessBrowser();
+    ({ origin, browser } = harness);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await harness?.close();
   });
 
   for (const [signed, state] of Object.entries(SIGNED)) {

@@ -1,20 +1,15 @@
 // @vitest-environment node
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { createServer, type ViteDevServer } from "vite";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, hasChromium, startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * Browser-driven tests in Chromium (ENVIRONMENT.md). They need /usr/bin/chromium (apt-get install -y chromium)
  * and are skipped, with a message saying so, where it is missing.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-let server: ViteDevServer | undefined;
+let harness: HarnessBrowser | undefined;
 let browser: Browser | undefined;
 let origin = "";
 
@@ -27,16 +22,12 @@ async function newPage(): Promise<Page> {
 
 describe.skipIf(!hasChromium)("in Chromium", () => {
   beforeAll(async () => {
-    // Port 0: the system picks a free port.
-    server = await createServer({ root: join(import.meta.dirname, ".."), logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
-    await server.listen();
-    origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    harness = await startHarnessBrowser();
+    ({ origin, browser } = harness);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await harness?.close();
   });
 
   it("a mouse drag on the 76 px thumb claims, the coins rain, and the overlay goes after 5 s", async () => {

@@ -1,9 +1,7 @@
 // @vitest-environment node
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { createServer, type ViteDevServer } from "vite";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, hasChromium, startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * World App's layout rules for mini apps (WORLD-PLATFORM.md §3, World's mini-app guidelines), measured in Chromium
@@ -16,10 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * - no alert(), confirm() or prompt() (they do not work in World App on iOS): any call fails the test.
  * Skipped, with a message, where /usr/bin/chromium is missing.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`World App layout tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 /** World App's rules, in CSS pixels. */
 export const WORLD_APP_LAYOUT = {
@@ -40,7 +35,7 @@ const WIDTHS = [320, 390] as const;
 const ROUTES = ["/", "/stats", "/apps", "/polls", "/share", "/about", "/terms", "/debug"];
 const STATES = ["signedOut", "notReady"] as const;
 
-let server: ViteDevServer | undefined;
+let harness: HarnessBrowser | undefined;
 let browser: Browser | undefined;
 let origin = "";
 
@@ -172,16 +167,12 @@ async function layoutProblems(page: Page, where: string): Promise<string[]> {
 
 describe.skipIf(!hasChromium)("World App's layout rules in Chromium (320 and 390 px, a phone with a notch)", () => {
   beforeAll(async () => {
-    // Port 0: the system picks a free port.
-    server = await createServer({ root: join(import.meta.dirname, ".."), logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
-    await server.listen();
-    origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    harness = await startHarnessBrowser();
+    ({ origin, browser } = harness);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await harness?.close();
   });
 
   it("finds each broken rule: a control 10 px from the edge, on the tab bar, under the top-right controls, an alert()", async () => {
