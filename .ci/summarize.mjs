@@ -44,6 +44,22 @@ function taskDurations() {
     .sort((a, b) => b.seconds - a.seconds);
 }
 
+// The failing tests by name, as their runners printed them (Playwright's ✘, vitest's × and FAIL, mocha's
+// numbered failures), so that the end of CI's output says what failed without scrolling back.
+const failureLines = [
+  ...new Set(
+    text
+      .split("\n")
+      .filter((line) => /^(?:\S+:\s+)?\s*(?:✘|×|FAIL\s|\d+\) )/.test(line))
+      .map((line) => line.trimEnd()),
+  ),
+];
+if (failureLines.length > 0) {
+  console.log("\nfailures, as their runners printed them:");
+  for (const line of failureLines.slice(0, 40)) console.log(`  ${line.slice(0, 300)}`);
+  if (failureLines.length > 40) console.log(`  … and ${failureLines.length - 40} more`);
+}
+
 const durations = taskDurations();
 if (durations.length > 0) {
   console.log("\nduration per task (longest first):");
