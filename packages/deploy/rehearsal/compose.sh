@@ -21,7 +21,10 @@ write_compose_env() {
       console.log(`POSTGRES_PASSWORD=${randomBytes(16).toString("hex")}`);
       console.log(`CLAIM_SIGNER_PRIVATE_KEY=${signer}`);
       console.log(`CLAIM_SIGNER_ADDRESS=${privateKeyToAccount(signer).address}`);
-      console.log(`WORLD_ID_SIGNING_KEY=${generatePrivateKey()}`);
+      const worldIdSigner = generatePrivateKey();
+      console.log(`WORLD_ID_SIGNING_KEY=${worldIdSigner}`);
+      // Not a setting of the stack: the journeys' simulator checks World ID requests against this address.
+      console.log(`WORLD_ID_SIGNER_ADDRESS=${privateKeyToAccount(worldIdSigner).address}`);
     ' >"$secrets.new"
     mv "$secrets.new" "$secrets"
     chmod 600 "$secrets"
@@ -58,6 +61,11 @@ wait_healthy() { # timeout in seconds
 }
 
 WEB_URL=http://127.0.0.1:18080
+# Where the journeys' World App simulator listens: the API's SIWE_DOMAINS and CORS_ORIGINS (rehearsal.env) name it.
+SIMULATOR_PORT=48100
+
+# A setting of the running rehearsal (compose.env).
+compose_setting() { sed -n "s/^$1=//p" "$COMPOSE_ENV" | tail -1; }
 check_through_caddy() {
   local answer
   answer=$(curl -fsS --max-time 10 "$WEB_URL/api/ready") || { echo "rehearsal: $WEB_URL/api/ready did not answer" >&2; return 1; }

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # The production rehearsal CI runs (.ci/run, after the README's test command): builds every image
-# (build-images.sh), starts the compose stack under the rehearsal profile until every service is healthy (up.sh),
-# checks it through Caddy, then removes it (down.sh) and stops the dockerd it started. Each step is one check;
-# the closing "# pass N" / "# fail N" lines are counted in CI's "N passed, N failed".
+# (build-images.sh, printing each build's time), starts the compose stack under the rehearsal profile until every
+# service is healthy by its own healthcheck (up.sh), runs the end-to-end journeys against it through Caddy
+# (apps/e2e, playwright.rehearsal.config.ts), then the fault drills (drills/), and always removes the stack and
+# stops the dockerd it started (trap). Each step is one check; the closing "# pass N" / "# fail N" lines, and the
+# journeys' own "Tests  N failed | N passed" line, are counted in CI's "N passed, N failed".
 #
 #   packages/deploy/rehearsal/rehearse.sh          (as root)
 #   ORO_REHEARSAL_KEEP=1 ...                        leave the stack running afterwards (down.sh removes it)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
+source "$here/compose.sh"
 
 passed=0
 failed=0
+journeys_failed=0
 step() { # name, command...
   local name=$1 start status
   shift
@@ -29,7 +33,14 @@ step() { # name, command...
   return "$status"
 }
 
-ensure_dockerd || { echo "# pass 0"; echo "# fail 1"; exit 1; }
+if ! ensure_dockerd; then
+  echo "rehearsal: ================================================================================="
+  echo "rehearsal: THE DOCKER ENGINE DID NOT START: no image was built, no journey or drill ran"
+  echo "rehearsal: ================================================================================="
+  echo "# pass 0"
+  echo "# fail 1"
+  exit 1
+fi
 export DOCKER_HOST
 cleanup() {
   if [ "${ORO_REHEARSAL_KEEP:-0}" != 1 ]; then
@@ -39,11 +50,36 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The journeys count themselves (their reporter's "Tests" line); a run that ends before that line is one failure.
+journeys() {
+  local out status
+  out=$(mktemp)
+  # The stack's addresses and its own World ID signer (compose.env, written by up.sh).
+  ORO_E2E_TARGET_URL=$WEB_URL ORO_E2E_TARGET_RPC_URL="http://127.0.0.1:$(compose_setting CHAIN_PORT)" \
+    ORO_E2E_WORLD_ID_SIGNER=$(compose_setting WORLD_ID_SIGNER_ADDRESS) ORO_E2E_SIMULATOR_PORT=$SIMULATOR_PORT \
+    npx --yes pnpm@10.34.9 --filter @oro/e2e rehearsal 2>&1 | tee "$out"
+  status=${PIPESTATUS[0]}
+  [ "$status" = 0 ] || journeys_failed=1
+  if ! grep -q 'Tests  ' "$out"; then
+    echo "rehearsal: the journeys ended (exit $status) before reporting"
+    failed=$((failed + 1))
+  fi
+  rm -f "$out"
+}
+
 started=$(date +%s)
-if step "every image builds from deploy/Dockerfile" "$here/build-images.sh"; then
-  step "the compose stack's services are all healthy, the API and the mini app answer through Caddy" "$here/up.sh"
+if step "every image builds from deploy/Dockerfile" "$here/build-images.sh" &&
+  step "the compose stack's services are all healthy, the API and the mini app answer through Caddy" "$here/up.sh"; then
+  echo "rehearsal: --- the end-to-end journeys against the stack, through Caddy"
+  journeys_started=$(date +%s)
+  journeys
+  echo "rehearsal: the journeys took $(($(date +%s) - journeys_started)) s"
+  # In the order of their value; backup and restore after the journeys made its data.
+  for drill in 1-api-replica-killed 3-postgres-restarted 4-indexer-down-and-hung 6-backup-restore; do
+    step "drill $drill" "$here/drills/$drill.sh"
+  done
 fi
 echo "rehearsal: took $(($(date +%s) - started)) s"
 echo "# pass $passed"
 echo "# fail $failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] && [ "$journeys_failed" = 0 ]

@@ -1,15 +1,18 @@
-// Steady GET traffic for the fault drills: `node traffic.mjs <url> <seconds> [concurrency] [timeout ms]`.
-// Each worker sends one request after another (keep-alive) for the given time; the summary (JSON on the last line
-// of stdout) counts answers by status, network errors and timeouts, and gives latencies (p50, p99, max) overall and
-// per second, so a drill can say when requests failed or slowed down.
-const [url, secondsArg = "30", concurrencyArg = "4", timeoutArg = "10000"] = process.argv.slice(2);
+// Steady GET traffic for the fault drills: `node traffic.mjs <url> <seconds> [concurrency] [timeout ms] [pause ms]`.
+// Each worker sends one request after another (keep-alive) for the given time, pausing between them (so that the
+// traffic stays under the API's per-address rate limit); the summary (JSON on the last line of stdout) counts
+// answers by status, network errors and timeouts, the 200s flagged `"stale": true`, and gives latencies (p50, p99,
+// max) overall and per second, so a drill can say when requests failed or slowed down.
+const [url, secondsArg = "30", concurrencyArg = "4", timeoutArg = "10000", pauseArg = "0"] = process.argv.slice(2);
 if (!url) {
-  console.error("usage: node traffic.mjs <url> <seconds> [concurrency] [timeout ms]");
+  console.error("usage: node traffic.mjs <url> <seconds> [concurrency] [timeout ms] [pause ms]");
   process.exit(2);
 }
 const seconds = Number(secondsArg);
 const concurrency = Number(concurrencyArg);
 const timeoutMs = Number(timeoutArg);
+const pauseMs = Number(pauseArg);
+let stale = 0;
 const started = Date.now();
 const end = started + seconds * 1000;
 const byStatus = {};
@@ -23,8 +26,9 @@ async function worker() {
     let outcome;
     try {
       const answer = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-      await answer.arrayBuffer();
+      const body = await answer.text();
       outcome = String(answer.status);
+      if (answer.ok && /"stale":\s*true/.test(body)) stale += 1;
     } catch (error) {
       outcome = error?.name === "TimeoutError" ? "timeout" : `error:${error?.cause?.code ?? error?.name ?? "unknown"}`;
     }
@@ -39,6 +43,7 @@ async function worker() {
       bucket.failed += 1;
       if (failures.length < 20) failures.push({ atMs: sent - started, outcome, tookMs: took });
     }
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }
 
@@ -56,6 +61,7 @@ console.log(
     requests: latencies.length,
     failed,
     byStatus,
+    stale,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     maxMs: latencies.at(-1) ?? 0,

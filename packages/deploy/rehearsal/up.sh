@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the production stack of docker-compose.yml under its rehearsal profile on this machine, from the images
 # build-images.sh made: PostgreSQL, Redis, the indexer on PostgreSQL, two API replicas, Caddy (the web build and
-# /api) on 127.0.0.1:18080, and the development chain with every contract deployed on 127.0.0.1:18545. Waits until
+# /api) on 127.0.0.1:18080, and the development chain with every contract deployed on 127.0.0.1:48545. Waits until
 # every service is healthy by its own healthcheck, prints how long that took, and checks the API through Caddy.
 #
 #   packages/deploy/rehearsal/up.sh      leaves the stack (and the dockerd it started) running

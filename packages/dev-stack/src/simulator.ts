@@ -16,6 +16,8 @@ export interface SimulatorOptions {
   /** The API's origin. */
   apiUrl: string;
   chainId: number;
+  /** The address of the API's WORLD_ID_SIGNING_KEY when it is not the development key (a rehearsal's own). */
+  worldIdRpSigner?: `0x${string}`;
 }
 
 export interface SimulatorModule {
@@ -89,6 +91,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     chainRpcUrl: options.chainRpcUrl,
     apiUrl: options.apiUrl,
     chainId: options.chainId,
+    ...(options.worldIdRpSigner ? { worldIdRpSigner: options.worldIdRpSigner } : {}),
   };
   const service = startService("simulator", process.execPath, [runner, located.entry, JSON.stringify(settings)], {
     cwd: workspacePaths().simulator,

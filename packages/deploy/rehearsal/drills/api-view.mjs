@@ -1,0 +1,34 @@
+// What the API shows of the simulator's people, for drill 6 to compare two APIs (the stack's, and one started on
+// a restored backup): `node api-view.mjs <api origin> <siwe domain> <chain id> <address>...`. Signs in as each
+// simulator wallet whose address is given (their keys are the simulator's, derived from the wallet id), then
+// prints one JSON object: per wallet, the session's user and the referral earnings (referrals, vouchers, payouts),
+// read past the API's caches.
+import { keccak256, stringToHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+
+const [origin, domain, chainId, ...addresses] = process.argv.slice(2);
+// The simulator's people and wallets (apps/simulator/src/humans.ts): the ones the rehearsal's journeys use.
+const WALLETS = ["alice-main", "bob-main", "bob-second", "carol-main", "dave-main", "erin-main"];
+const wanted = new Set(addresses.map((address) => address.toLowerCase()));
+
+async function call(path, init = {}) {
+  const answer = await fetch(`${origin}${path}`, { ...init, headers: { "content-type": "application/json", ...init.headers } });
+  const body = await answer.json().catch(() => null);
+  if (!answer.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${answer.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const view = {};
+for (const wallet of WALLETS) {
+  const account = privateKeyToAccount(keccak256(stringToHex(`oro-simulator-wallet:${wallet}`)));
+  if (!wanted.has(account.address.toLowerCase())) continue;
+  const { nonce, statement } = await call("/api/auth/nonce");
+  const message = createSiweMessage({ domain, address: account.address, statement, uri: `http://${domain}/`, version: "1", chainId: Number(chainId), nonce, issuedAt: new Date() });
+  const { token } = await call("/api/auth/siwe", { method: "POST", body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) });
+  const auth = { headers: { authorization: `Bearer ${token}` } };
+  const { user } = await call("/api/auth/session", auth);
+  const earned = await call(`/api/referrals/oro-earned?userAddress=${account.address}&forceBustCache=true`, auth);
+  view[wallet] = { user, earned };
+}
+console.log(JSON.stringify(view));

@@ -1,0 +1,74 @@
+# Sourced by the fault drills (after ../lib.sh and ../compose.sh): the running rehearsal stack's containers, the
+# processes inside them, steady traffic through Caddy, and SQL on its PostgreSQL. Every drill prints what it did
+# and what it measured, and exits non-zero when a goal was missed.
+DRILL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TRAFFIC="$DRILL_DIR/../traffic.mjs"
+# An address the streak routes answer for (any address has a streak, most of them 0): they go to the indexer.
+PROBE_ADDRESS=0x000000000000000000000000000000000000dEaD
+
+drill() { echo "drill: $*"; }
+fail() { echo "drill: FAILED: $*" >&2; DRILL_FAILED=1; }
+DRILL_FAILED=0
+
+# The containers of one service, oldest first.
+containers_of() {
+  "$DOCKER" ps -a --filter "label=com.docker.compose.project=$COMPOSE_PROJECT" \
+    --filter "label=com.docker.compose.service=$1" --format '{{.Names}}' | sort
+}
+
+# The host PID of the service's own process in a container: `init: true` puts docker-init first, the app is its
+# child; a container without init runs the app as its first process.
+app_pid() {
+  local init
+  init=$("$DOCKER" inspect --format '{{.State.Pid}}' "$1")
+  pgrep -P "$init" | head -1 || echo "$init"
+}
+
+health_of() { "$DOCKER" inspect --format '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$1"; }
+
+# Waits (up to $2 s) until the container is healthy; prints how long it took.
+wait_container_healthy() {
+  local started deadline
+  started=$(date +%s)
+  deadline=$((started + $2))
+  until [ "$(health_of "$1")" = healthy ]; do
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "never"; return 1; }
+    sleep 1
+  done
+  echo "$(($(date +%s) - started))"
+}
+
+# SQL on the stack's database, as the API's role; one value per line, fields separated by |.
+sql() { "$DOCKER" exec -i "$(containers_of postgres | head -1)" psql -U oro -d "${SQL_DATABASE:-oro}" -tAX -v ON_ERROR_STOP=1 -c "$1"; }
+
+# Starts traffic.mjs in the background: url seconds concurrency timeout-ms pause-ms; its summary lands in $TRAFFIC_OUT.
+start_traffic() {
+  TRAFFIC_OUT=$(mktemp)
+  node "$TRAFFIC" "$@" >"$TRAFFIC_OUT" &
+  TRAFFIC_PID=$!
+}
+
+# Waits for the traffic started last and prints its summary (without the per-second detail, except the seconds that
+# had a failure or a slow answer over $1 ms).
+finish_traffic() {
+  wait "$TRAFFIC_PID" || true
+  node -e '
+    const summary = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").at(-1));
+    const slow = Number(process.argv[2]);
+    const { perSecond, ...rest } = summary;
+    console.log(`drill: traffic ${JSON.stringify(rest)}`);
+    const notable = perSecond.filter((s) => s.failed > 0 || s.maxMs > slow);
+    if (notable.length > 0) console.log(`drill: seconds with failures or answers over ${slow} ms: ${JSON.stringify(notable)}`);
+  ' "$TRAFFIC_OUT" "${1:-1000}"
+}
+
+# A field of the last traffic summary (node's property path, e.g. failed, byStatus["503"]).
+traffic_field() { node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").at(-1)); console.log(eval("s." + process.argv[2]) ?? 0)' "$TRAFFIC_OUT" "$1"; }
+
+# What the API's data holds, table by table: rows and a digest of their content, to compare before and after.
+data_fingerprint() {
+  local table
+  for table in user referral_code referral referral_reward notification_job notification_preference; do
+    echo "$table $(sql "SELECT count(*) || ' rows, md5 ' || coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '-') FROM \"$table\" t")"
+  done
+}
