@@ -23,7 +23,7 @@ write_compose_env() {
       console.log(`CLAIM_SIGNER_ADDRESS=${privateKeyToAccount(signer).address}`);
       const worldIdSigner = generatePrivateKey();
       console.log(`WORLD_ID_SIGNING_KEY=${worldIdSigner}`);
-      // Not a setting of the stack: the journeys' simulator checks World ID requests against this address.
+      // Not a setting of the stack: the simulator of the journeys checks World ID requests against this address.
       console.log(`WORLD_ID_SIGNER_ADDRESS=${privateKeyToAccount(worldIdSigner).address}`);
     ' >"$secrets.new"
     mv "$secrets.new" "$secrets"

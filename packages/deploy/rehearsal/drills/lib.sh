@@ -24,6 +24,13 @@ app_pid() {
   pgrep -P "$init" | head -1 || echo "$init"
 }
 
+# Every process of a container but docker-init (host PIDs): the indexer runs Ponder under tsx, two processes.
+container_pids() {
+  local init
+  init=$("$DOCKER" inspect --format '{{.State.Pid}}' "$1")
+  "$DOCKER" top "$1" -o pid | tail -n +2 | grep -vx " *$init *" | tr -d ' ' | tr '\n' ' '
+}
+
 health_of() { "$DOCKER" inspect --format '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$1"; }
 
 # Waits (up to $2 s) until the container is healthy; prints how long it took.
