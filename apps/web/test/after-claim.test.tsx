@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CoinRain } from "../src/features/claim/CoinRain";
+import { CoinRain } from "../src/features/after-claim/CoinRain";
 import { readStored, writeStored } from "../src/lib/storage";
 import type { FakeOptions } from "./fakes";
 import { USER } from "./fakes";

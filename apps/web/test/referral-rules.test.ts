@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { ApiRequestError, InvalidPaymentTypeError, toReferralEarnings, type ReferredUser } from "../src/lib/api";
 import { isCompleteReferralCode, normaliseReferralCode } from "../src/features/referral/accept-referral";
 import { ReferralError, referralErrorMessageKey } from "../src/features/referral/referral-errors";
-import { formatRelativeTime } from "../src/features/share/relative-time";
-import { buildInviteLink } from "../src/features/share/share-link";
-import { formatShareAmount } from "../src/features/share/share-format";
-import { sortInvites } from "../src/features/share/sort-invites";
+import { formatRelativeTime } from "../src/lib/relative-time";
+import { buildInviteLink } from "../src/features/referral/share-link";
+import { formatShareAmount } from "../src/features/referral/share-format";
+import { sortInvites } from "../src/features/referral/sort-invites";
 import { i18next } from "../src/i18n";
 
 const labels = { justNow: "just now", underAMinute: "< 1m" };

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { streakStateOf } from "../src/features/header/use-streak";
+import { streakStateOf } from "../src/features/streak/use-streak";
 import { captureDeepLinkReferral } from "../src/features/referral/deep-link";
 import { changeLanguage, initialLanguage } from "../src/i18n";
 import { readStored, resetStorageCache, writeStored } from "../src/lib/storage";

@@ -1,4 +1,4 @@
-import { ShareScreen } from "../features/share/ShareScreen";
+import { ShareScreen } from "../features/referral/ShareScreen";
 import { loadScreenStrings } from "../i18n";
 
 // The screen's strings come with it (their own chunk), before it renders.

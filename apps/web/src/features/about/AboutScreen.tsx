@@ -6,7 +6,7 @@ import { env } from "../../env";
 import { changeLanguage } from "../../i18n";
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage, type Language } from "../../i18n/languages";
 import { useServices } from "../../lib/services";
-import { AppIcon } from "../apps/AppIcon";
+import { AppIcon } from "../apps";
 import { useEstimatedHumans } from "./human-count";
 import "./about.css";
 

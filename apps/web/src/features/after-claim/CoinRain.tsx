@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { CoinIcon } from "../../components/CoinIcon";
-import { COIN_RADII, COIN_RAIN_SPAWN_EVERY_MS, COIN_RAIN_SPAWN_FOR_MS, COIN_RAIN_VISIBLE_MS } from "./after-claim";
+import { COIN_RADII, COIN_RAIN_SPAWN_EVERY_MS, COIN_RAIN_SPAWN_FOR_MS, COIN_RAIN_VISIBLE_MS } from "./timeline";
 
 interface Coin {
   id: number;

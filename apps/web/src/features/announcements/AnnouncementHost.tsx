@@ -11,16 +11,13 @@ import { isLanguage } from "../../i18n/languages";
 import { formatClaimAmount } from "../../lib/format";
 import { useServices } from "../../lib/services";
 import { readStored, useStored, writeStored } from "../../lib/storage";
-import { AppIcon } from "../apps/AppIcon";
-import { SWAP_REWARD_MODAL_DELAY_MS } from "../claim/after-claim";
-import { useClaim } from "../claim/claim-context";
+import { AppIcon } from "../apps";
+import { AFTER_CLAIM_QUIET_MS } from "../after-claim";
+import { useClaim } from "../claim";
 import { ANNOUNCEMENT_DELAY_MS, HALVING_AT, nextAnnouncement, type Announcement } from "./announcements";
 
 // The announcements' strings come with them (the screens namespace).
 await loadScreenStrings();
-
-/** After a claim the after-claim modals may come up to this long later: announcements wait for them. */
-const AFTER_CLAIM_QUIET_MS = SWAP_REWARD_MODAL_DELAY_MS + 2000;
 
 /**
  * The announcements (halving teaser or halving, referral, partner apps): each shown once (remembered in

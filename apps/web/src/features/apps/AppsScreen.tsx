@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import { PARTNER_APPS } from "../../data/partner-apps";
 import { isLanguage } from "../../i18n/languages";
 import { useServices } from "../../lib/services";
-import { useExperiment } from "../experiments/use-experiment";
-import { RewardsCard } from "../rewards/RewardsCard";
-import { TournamentPromo } from "../tournament/TournamentPromo";
+import { useExperiment } from "../experiments";
+import { RewardsCard } from "../rewards";
+import { TournamentPromo } from "../tournament";
 import { AppIcon } from "./AppIcon";
 import "./apps.css";
 

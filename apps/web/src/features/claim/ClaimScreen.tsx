@@ -7,20 +7,18 @@ import { TextWithLink } from "../../components/TextWithLink";
 import { env } from "../../env";
 import { formatClaimAmount } from "../../lib/format";
 import { useServices } from "../../lib/services";
-import { NotificationModal } from "../notifications/NotificationModal";
-import { SignInButton } from "../session/SignInButton";
+import { NotificationModal } from "../notifications";
+import { SignInButton } from "../session";
 import { ChainTroubleNotice, ClaimIssuesBanner } from "./ChainTrouble";
 import { useClaim } from "./claim-context";
-import { CoinRain } from "./CoinRain";
-import { EmailForm } from "./EmailForm";
+import { CoinRain, EmailForm } from "../after-claim";
 import { Countdown } from "./Countdown";
-import { PriceCard } from "./PriceCard";
+import { PriceCard } from "../price";
 import { SlideToClaim } from "./SlideToClaim";
-import { SwapRewardModal } from "./SwapRewardModal";
+import { ClaimReferral } from "../referral";
+import { SwapRewardModal } from "../rewards";
 import { VerifyInfoModal } from "./VerifyInfoModal";
 
-// The referral card, its modal and the acceptance load for signed-in users only, outside the first load.
-const ClaimReferral = lazy(() => import("../referral/ClaimReferral").then((module) => ({ default: module.ClaimReferral })));
 // What shows only after something happened (a refused claim, a World App that can move) loads then.
 const ClaimRefusalNotice = lazy(() => import("./ClaimRefusalNotice").then((module) => ({ default: module.ClaimRefusalNotice })));
 const MoveToWorldId4Card = lazy(() => import("./MoveToWorldId4Card").then((module) => ({ default: module.MoveToWorldId4Card })));

@@ -7,7 +7,7 @@ import { PendingButton } from "../../components/PendingButton";
 import { useServices } from "../../lib/services";
 import { isUserRejection } from "../../lib/world-app/errors";
 import type { WorldId3Verification } from "../../lib/world-app/verify";
-import { storeWorldId4 } from "../verification/use-verification";
+import { storeWorldId4 } from "../verification";
 import { waitForMint } from "./wait-for-mint";
 
 /**

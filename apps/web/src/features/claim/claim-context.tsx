@@ -5,20 +5,17 @@ import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { backoffRetry } from "../../lib/query-client";
 import { useServices } from "../../lib/services";
 import { playClaimSound } from "../../lib/sound";
-import { readStored, writeStored } from "../../lib/storage";
 import { isUserRejection, toWorldAppError } from "../../lib/world-app/errors";
 import type { ClaimRefusal } from "../../lib/claim-refusal";
 import type { ContractCall } from "../../lib/world-app/send-transaction";
 import type { VerificationResult } from "../../lib/world-app/verify";
-import { balanceKey } from "../header/use-oro-balance";
-import { useStreakReload, STREAK_RELOAD_DELAY_MS } from "../header/use-streak";
-import { useSession, type SignedInUser } from "../session/use-session";
-import { forgetVerification, storeWorldId4, useVerification, useVerify } from "../verification/use-verification";
-import { EMAIL_FORM_DELAY_MS, NOTIFICATION_MODAL_DELAY_MS, SWAP_REWARD_MODAL_DELAY_MS } from "./after-claim";
+import { balanceKey } from "../balance";
+import { useSession, type SignedInUser } from "../session";
+import { forgetVerification, storeWorldId4, useVerification, useVerify } from "../verification";
+import { useAfterClaimTimeline } from "../after-claim";
 import { claimViewOf, type ClaimPhase, type ClaimView } from "./claim-view";
 import { useModalQueue } from "./modal-queue";
 import { nextMintKey, useClaimReadiness, type ClaimReadiness } from "./use-claim-readiness";
-import { shouldOfferSwapReward, swapRewardKey } from "./use-swap-reward";
 import { waitForMint } from "./wait-for-mint";
 
 export interface ClaimContextValue {
@@ -83,9 +80,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
   const [claimFailed, setClaimFailed] = useState(false);
   const [claimRefusal, setClaimRefusal] = useState<ClaimRefusal | null>(null);
   const [failedClaims, setFailedClaims] = useState(0);
-  const [showEmailForm, setShowEmailForm] = useState(false);
   const claiming = useRef(false);
-  const streak = useStreakReload(address);
 
   const verifyMutation = useVerify(address, () => modals.open("verifyInfo"));
   const verifyFailure = verifyMutation.error ? toWorldAppError("verify", verifyMutation.error).code : null;
@@ -169,50 +164,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     }
   }, [phase, successAt, readiness.ready]);
 
-  // The after-claim timeline.
-  useEffect(() => {
-    if (successAt === null || !address) return;
-    writeStored("referralEligible", false);
-    void queryClient.refetchQueries({ queryKey: swapRewardKey(address) });
-    streak.clearCache();
-    monitoring.event("claim_success", { chainId: env.chainId });
-    const timers = [
-      window.setTimeout(() => void streak.reload(), STREAK_RELOAD_DELAY_MS),
-      window.setTimeout(() => {
-        if (readStored("emailSubmitted")) return;
-        // The API knows an email given on another device; if it cannot say, the form shows.
-        void api
-          .getEmailSubmitted(address)
-          .catch(() => false)
-          .then((submitted) => {
-            if (submitted) writeStored("emailSubmitted", true);
-            else setShowEmailForm(true);
-          });
-      }, EMAIL_FORM_DELAY_MS),
-      window.setTimeout(() => {
-        if (!wallet.notificationsAvailable() || readStored("hasSeenNotificationModal")) return;
-        void wallet
-          .getPermissions()
-          .catch(() => ({ notifications: false }))
-          .then((permissions) => {
-            if (permissions.notifications) return;
-            writeStored("hasSeenNotificationModal", true);
-            modals.open("notifications");
-          });
-      }, NOTIFICATION_MODAL_DELAY_MS),
-      window.setTimeout(() => {
-        void queryClient
-          .fetchQuery({ queryKey: swapRewardKey(address), queryFn: () => api.getSwapReward(address), staleTime: 3000 })
-          .then((reward) => {
-            if (shouldOfferSwapReward(reward)) modals.open("swapReward");
-          })
-          .catch(() => undefined);
-      }, SWAP_REWARD_MODAL_DELAY_MS),
-    ];
-    return () => timers.forEach((timer) => window.clearTimeout(timer));
-    // The timeline runs once per successful claim.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [successAt]);
+  const afterClaim = useAfterClaimTimeline(successAt, address, modals.open);
 
   const value: ClaimContextValue = {
     view: claimViewOf({ signedIn: user !== null, verified: verification !== null, ready: readiness.ready, phase }),
@@ -235,8 +187,8 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
     chainTrouble: claimFailed || readiness.failed,
     claimRefusal,
     failedClaims,
-    showEmailForm,
-    dismissEmailForm: () => setShowEmailForm(false),
+    showEmailForm: afterClaim.showEmailForm,
+    dismissEmailForm: afterClaim.dismissEmailForm,
     modals,
   };
   return <ClaimContext.Provider value={value}>{children}</ClaimContext.Provider>;

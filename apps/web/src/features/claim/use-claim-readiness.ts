@@ -4,9 +4,9 @@ import { env } from "../../env";
 import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { backoffRetry } from "../../lib/query-client";
 import { useServices } from "../../lib/services";
-import { useSession } from "../session/use-session";
-import { useVerification } from "../verification/use-verification";
-import { useNowSeconds } from "./use-now";
+import { useSession } from "../session";
+import { useVerification } from "../verification";
+import { useNowSeconds } from "../../lib/use-now";
 
 export const nextMintKey = (address: Address | null, mintRecord: string | null) => ["next-mint-at", env.chainId, address, mintRecord] as const;
 

@@ -2,10 +2,10 @@ import { useTranslation } from "react-i18next";
 import { CoinIcon } from "../../components/CoinIcon";
 import { FlameIcon } from "../../components/Icons";
 import { formatOroBalance } from "../../lib/format";
-import { useClaim } from "../claim/claim-context";
-import { NotificationBell } from "./NotificationBell";
-import { useOroBalance } from "./use-oro-balance";
-import { useStreak } from "./use-streak";
+import { useClaim } from "../claim";
+import { NotificationBell } from "../notifications";
+import { useOroBalance } from "../balance";
+import { useStreak } from "../streak";
 
 /** Shown only when signed in: streak, reminder bell and balance; gold when a claim is ready, blue otherwise. */
 export function Header() {

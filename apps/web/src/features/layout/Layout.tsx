@@ -1,14 +1,17 @@
 import { lazy, Suspense } from "react";
 import { Outlet } from "react-router";
 import { loadDevWalletPicker } from "../../env";
-import { Announcements } from "../announcements/Announcements";
+import { Announcements } from "../announcements";
 import { useServices } from "../../lib/services";
-import { ClaimProvider, useClaim } from "../claim/claim-context";
-import { Header } from "../header/Header";
-import { useSendLocaleOnce } from "../locale/use-send-locale-once";
+import { getDevWallet } from "../../lib/world-app/fallback";
+import { ClaimProvider, useClaim } from "../claim";
+import { Header } from "./Header";
+import { useSendLocaleOnce } from "../locale";
 import { TabBar } from "./TabBar";
 
 const DevWalletPicker = loadDevWalletPicker ? lazy(loadDevWalletPicker) : null;
+
+const loadPickerWallet = () => getDevWallet("picker");
 
 function Shell() {
   const { user } = useClaim();
@@ -24,7 +27,7 @@ function Shell() {
       </main>
       {DevWalletPicker && !wallet.isInWorldApp() && (
         <Suspense fallback={null}>
-          <DevWalletPicker />
+          <DevWalletPicker loadWallet={loadPickerWallet} />
         </Suspense>
       )}
       <TabBar />

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { Address } from "viem";
 import { BellIcon } from "../../components/Icons";
-import { useNotificationPermission } from "../notifications/use-notification-permission";
+import { useNotificationPermission } from "./use-notification-permission";
 
 /** First tap asks for the notification permission; once asked, it opens World App's settings. */
 export function NotificationBell({ address }: { address: Address }) {

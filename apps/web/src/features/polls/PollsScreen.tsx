@@ -1,8 +1,8 @@
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { SignInButton } from "../session/SignInButton";
-import { useSession } from "../session/use-session";
+import { SignInButton } from "../session";
+import { useSession } from "../session";
 import { PollCard } from "./PollCard";
 import { usePolls, useVote, voteErrorOf, type VoteError } from "./use-polls";
 import "./polls.css";

@@ -7,7 +7,7 @@ import { GiftIcon } from "../../components/Icons";
 import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { useServices } from "../../lib/services";
 import { clearStored, useStored, writeStored } from "../../lib/storage";
-import { useClaim } from "../claim/claim-context";
+import { useClaim } from "../claim";
 import { acceptReferral, type AcceptedReferral } from "./accept-referral";
 import { referralErrorCode, referralErrorMessageKey } from "./referral-errors";
 import { ReferralCodeModal } from "./ReferralCodeModal";

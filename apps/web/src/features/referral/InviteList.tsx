@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import type { ClaimableSignature, ReferredUser } from "../../lib/api";
-import { formatRelativeTime, type RelativeTimeLabels } from "./relative-time";
+import { formatRelativeTime, type RelativeTimeLabels } from "../../lib/relative-time";
 import { CheckIcon } from "./share-icons";
 import { formatShareAmount } from "./share-format";
 import { inviteKey } from "./use-referral-earnings";

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { CoinIcon } from "../../components/CoinIcon";
 import { Modal } from "../../components/Modal";
-import { CoinRain } from "../claim/CoinRain";
+import { CoinRain } from "../after-claim";
 import { formatShareAmount } from "./share-format";
 
 export interface RefereeSuccess {

@@ -4,10 +4,10 @@ import { GiftIcon } from "../../components/Icons";
 import { env } from "../../env";
 import { formatUsd } from "../../lib/format";
 import { useServices } from "../../lib/services";
-import { PriceCard } from "../claim/PriceCard";
-import { isSwapRewardSuccess, SWAP_REWARD_MIN_VOLUME_USD, useSwapReward } from "../claim/use-swap-reward";
-import { SignInButton } from "../session/SignInButton";
-import { useSession } from "../session/use-session";
+import { PriceCard } from "../price";
+import { isSwapRewardSuccess, SWAP_REWARD_MIN_VOLUME_USD, useSwapReward } from "./use-swap-reward";
+import { SignInButton } from "../session";
+import { useSession } from "../session";
 import "./rewards.css";
 
 /** Swaps made so far as a share of the 5 USD that earns the reward (0..1). */

@@ -3,9 +3,9 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { FlameIcon } from "../../components/Icons";
 import { formatOroAmount } from "./format-supply";
-import { useStreak } from "../header/use-streak";
-import { SignInButton } from "../session/SignInButton";
-import { useSession } from "../session/use-session";
+import { useStreak } from "../streak";
+import { SignInButton } from "../session";
+import { useSession } from "../session";
 import { useHolders, useTotalSupply } from "./use-token-stats";
 import "./stats.css";
 

@@ -17,6 +17,13 @@ export function getDevWallet(command: string): Promise<DevWallet> {
   if (!loadDevWallet || env.chainId !== CHAIN_IDS.development) {
     return Promise.reject(new WorldAppError(command, "not_in_world_app", "Open ORO inside World App"));
   }
-  devWallet ??= loadDevWallet().then((module) => module.createDevWallet());
+  devWallet ??= loadDevWallet().then((module) =>
+    module.createDevWallet({
+      chainId: env.chainId,
+      rpcUrl: env.rpcUrl,
+      worldAppId: env.worldAppId ?? "app_staging_oro_local",
+      claimAction: env.claimAction,
+    }),
+  );
   return devWallet;
 }

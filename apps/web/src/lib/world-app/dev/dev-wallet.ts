@@ -2,7 +2,6 @@ import { buildDevProof, devNullifierHash } from "@oro/clients";
 import { createWalletClient, defineChain, http, type Address, type Hex } from "viem";
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { env } from "../../../env";
 import { readStored, writeStored } from "../../storage";
 import type { ContractCall } from "../send-transaction";
 import type { WorldId3Verification } from "../verify";
@@ -12,19 +11,22 @@ import type { WalletAuthRequest, WalletAuthSignature } from "../wallet-auth";
  * DEVELOPMENT ONLY: the wallet a plain browser uses instead of World App. Its keys come from Hardhat's public test
  * mnemonic (known to everyone, funded only on the local chain), its World ID proofs are the development proofs the
  * local MockWorldIdRouter accepts, and its transactions go to the local chain. `env.ts` imports this module only
- * when `import.meta.env.DEV` is true, so a production build never contains it.
+ * when `import.meta.env.DEV` is true, so a production build never contains it; it is handed its configuration
+ * rather than reading `env.ts`, which would make the two import each other.
  */
 const HARDHAT_TEST_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEV_ACCOUNT_COUNT = 10;
-/** The local chain as viem's wallet client needs it. */
-const chain = defineChain({
-  id: env.chainId,
-  name: "Local development chain",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [env.rpcUrl] } },
-});
 /** Accounts 0 and 1 are the local owner and voucher signer; a user starts on account 2. */
 const DEFAULT_ACCOUNT_INDEX = 2;
+
+/** What the development wallet needs of the web app's configuration. */
+export interface DevWalletConfig {
+  chainId: number;
+  rpcUrl: string;
+  /** The World ID app and action its development proofs are made for. */
+  worldAppId: string;
+  claimAction: string;
+}
 
 export interface DevWallet {
   accounts: readonly Address[];
@@ -39,7 +41,14 @@ export interface DevWallet {
   requestNotificationPermission(): { status: "success"; permission: "notifications"; timestamp: string; version: number };
 }
 
-export function createDevWallet(): DevWallet {
+export function createDevWallet({ chainId, rpcUrl, worldAppId, claimAction }: DevWalletConfig): DevWallet {
+  /** The local chain as viem's wallet client needs it. */
+  const chain = defineChain({
+    id: chainId,
+    name: "Local development chain",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   const hdAccounts: HDAccount[] = Array.from({ length: DEV_ACCOUNT_COUNT }, (_, addressIndex) =>
     mnemonicToAccount(HARDHAT_TEST_MNEMONIC, { addressIndex }),
   );
@@ -67,7 +76,7 @@ export function createDevWallet(): DevWallet {
         statement,
         uri: window.location.origin,
         version: "1",
-        chainId: env.chainId,
+        chainId,
         nonce,
         issuedAt: new Date(),
         expirationTime: new Date(Date.now() + 10 * 60_000),
@@ -79,17 +88,16 @@ export function createDevWallet(): DevWallet {
       return { address: signer.address, signature: await signer.signMessage({ message }) };
     },
     async sendTransaction(call) {
-      const client = createWalletClient({ account: account(), chain, transport: http(env.rpcUrl) });
+      const client = createWalletClient({ account: account(), chain, transport: http(rpcUrl) });
       return client.sendTransaction({ to: call.to, data: call.data });
     },
     verify(signal) {
-      const appId = env.worldAppId ?? "app_staging_oro_local";
       const { root, nullifierHash, proof } = buildDevProof({
         receiver: signal,
         // One development human per development account, stable across reloads.
         nullifierHash: devNullifierHash(`wallet-${signal.toLowerCase()}`),
-        appId,
-        action: env.claimAction,
+        appId: worldAppId,
+        action: claimAction,
       });
       return { version: "3.0", merkleRoot: root, nullifierHash, proof };
     },

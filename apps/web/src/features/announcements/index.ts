@@ -1,0 +1,1 @@
+export { Announcements } from "./Announcements";

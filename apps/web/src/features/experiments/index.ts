@@ -1,0 +1,1 @@
+export { useExperiment } from "./use-experiment";

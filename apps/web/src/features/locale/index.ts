@@ -1,0 +1,1 @@
+export { useSendLocaleOnce } from "./use-send-locale-once";

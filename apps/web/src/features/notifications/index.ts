@@ -1,0 +1,2 @@
+export { NotificationBell } from "./NotificationBell";
+export { NotificationModal } from "./NotificationModal";

@@ -1,0 +1,1 @@
+export { PriceCard } from "./PriceCard";

@@ -1,0 +1,2 @@
+export { SignInButton } from "./SignInButton";
+export { useSession, type SignedInUser } from "./use-session";

@@ -1,0 +1,1 @@
+export { STREAK_RELOAD_DELAY_MS, useStreak, useStreakReload } from "./use-streak";

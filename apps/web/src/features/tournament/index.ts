@@ -1,0 +1,1 @@
+export { TournamentPromo } from "./TournamentPromo";

@@ -1,0 +1,1 @@
+export { forgetVerification, storeWorldId4, useVerification, useVerify } from "./use-verification";
