@@ -13,7 +13,7 @@ import { worldSendNotificationProblems } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import pg from "pg";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { fakeIndexer, migratedClient, freePort, postgresServerUrl, start, waitForOk, numberOption as option } from "./bench-support.js";
+import { databasePrefix, fakeIndexer, migratedClient, freePort, postgresServerUrl, start, waitForOk, numberOption as option } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
 const REMINDERS = option("reminders", smoke ? 3_000 : 1_000_000);
@@ -112,7 +112,7 @@ async function statusCounts(url: string): Promise<Map<string, number>> {
 }
 
 async function main(): Promise<void> {
-  const scratch = await createScratchDatabase(serverUrl, "oro_api_bench_reminders");
+  const scratch = await createScratchDatabase(serverUrl, databasePrefix("oro_api_bench_reminders"));
   const indexer = fakeIndexer();
   indexer.listen(0, "127.0.0.1");
   await once(indexer, "listening");

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { addressOf, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk } from "./bench-support.js";
+import { addressOf, databasePrefix, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
 const sizesIndex = process.argv.indexOf("--sizes");
@@ -75,7 +75,7 @@ const ROUTES: Route[] = [
 async function measureSize(users: number): Promise<{ users: number; bigInvites: number; seedSeconds: number; answerBytes: number; results: Measure[] }> {
   const referrals = Math.floor(users / 2);
   const bigInvites = Math.min(BIG_REFERRER_INVITES, Math.floor(referrals / 10));
-  const scratch = await createScratchDatabase(serverUrl, "oro_api_bench_size");
+  const scratch = await createScratchDatabase(serverUrl, databasePrefix("oro_api_bench_size"));
   const indexer = fakeIndexer();
   indexer.listen(0, "127.0.0.1");
   await once(indexer, "listening");

@@ -84,6 +84,18 @@ export function numberOption(name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * The name a bench gives its scratch databases (`<prefix>_<random hex>`): `--database-prefix` when given, so that
+ * a shared PostgreSQL server can tell whose databases are whose, else the bench's own.
+ */
+export function databasePrefix(fallback: string): string {
+  const index = process.argv.indexOf("--database-prefix");
+  if (index < 0) return fallback;
+  const prefix = process.argv[index + 1] ?? "";
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(prefix)) throw new Error("--database-prefix needs a lower-case SQL name (letters, digits, _)");
+  return prefix;
+}
+
 /** The PostgreSQL server the benchmarks make their databases beside (DATABASE_URL); exits with a line if there is none. */
 export function postgresServerUrl(): string {
   const config = loadConfig();

@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { addressOf, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
+import { addressOf, databasePrefix, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
 const smoke = process.argv.includes("--smoke");
@@ -42,7 +42,7 @@ const measure = (name: string, base: string, pick: () => { path: string; headers
 const random = (n: number) => 1 + Math.floor(Math.random() * n);
 
 async function main(): Promise<void> {
-  const scratch = await createScratchDatabase(serverUrl, "oro_api_bench");
+  const scratch = await createScratchDatabase(serverUrl, databasePrefix("oro_api_bench"));
   const url = scratch.url;
 
   const indexer = fakeIndexer();

@@ -100,8 +100,10 @@ export async function buildApp(
     // A flood would drown the log: the first refusal, then every thousandth.
     if (refused === 1 || refused % 1000 === 0) fastify.log.warn({ address, refused }, "connection refused: too many open from one address");
   });
-  fastify.addHook("onSend", async (request, reply) => {
-    reply.header("x-request-id", request.id);
+  // Set up front (a synchronous hook, not an async onSend per answer): every answer, errors included, carries it.
+  fastify.addHook("onRequest", (request, reply, done) => {
+    void reply.header("x-request-id", request.id);
+    done();
   });
   await fastify.register(app, options);
   return fastify;

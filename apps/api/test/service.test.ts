@@ -53,6 +53,27 @@ describe("HTTP hygiene", () => {
     expect(hostile.headers["x-request-id"]).not.toContain("<");
   });
 
+  it("sets helmet's whole header set, on failures too", async () => {
+    const helmetSet = {
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-resource-policy": "cross-origin",
+      "origin-agent-cluster": "?1",
+      "referrer-policy": "no-referrer",
+      "strict-transport-security": "max-age=31536000; includeSubDomains",
+      "x-content-type-options": "nosniff",
+      "x-dns-prefetch-control": "off",
+      "x-download-options": "noopen",
+      "x-frame-options": "SAMEORIGIN",
+      "x-permitted-cross-domain-policies": "none",
+      "x-xss-protection": "0",
+    };
+    for (const url of ["/api/health", "/api/nope", "/api/streaks/current?userAddress=not-an-address"]) {
+      const response = await t.app.inject({ method: "GET", url, headers: { "x-request-id": "fail-1" } });
+      expect(response.headers, url).toMatchObject(helmetSet);
+      expect(response.headers["x-request-id"], url).toBe("fail-1");
+    }
+  });
+
   it("allows CORS (with credentials) only for configured origins", async () => {
     const allowed = await t.app.inject({
       method: "OPTIONS",
