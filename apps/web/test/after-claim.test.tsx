@@ -101,7 +101,7 @@ describe("after a successful claim", () => {
     expect(screen.getByRole("dialog", { name: "You earned a swap reward" })).toBeInTheDocument();
   });
 
-  it.each(["Ineligible", "Claimed"])("offers no swap reward when its status is %s", async (rewardStatus) => {
+  it.each(["Ineligible", "Claimed"] as const)("offers no swap reward when its status is %s", async (rewardStatus) => {
     writeStored("hasSeenNotificationModal", true);
     await claimSuccessfully({ swapReward: { rewardStatus, totalSwapVolumeUsd: 1 } });
     await flush(6000);

@@ -1,4 +1,4 @@
-import { createApiClient, REFERRAL_APP, twoLetterCodeOf, type ApiError, type ApiSchemas } from "@oro/clients";
+import { createApiClient, REFERRAL_APP, twoLetterCodeOf, type ApiError, type ApiPaths, type ApiSchemas } from "@oro/clients";
 import type { Address } from "viem";
 import type { SignedWorldIdRequest, WorldIdRequestKind } from "./world-app/verify";
 
@@ -6,56 +6,45 @@ import type { SignedWorldIdRequest, WorldIdRequestKind } from "./world-app/verif
  * The ORO API as the web app uses it: the one module through which every server call goes (spec section 7).
  * Its implementation is built on the typed client that apps/api generates into @oro/clients (`createApiClient`);
  * the session's bearer token goes with every call, which the private routes (email, swap reward, reminder,
- * World ID request) require.
+ * World ID request) require. Its types are the generated client's schemas, picked or converted (bigint wei, Date)
+ * where the app needs it, never written again by hand.
  */
-export interface SignInNonce {
-  nonce: string;
-  statement: string;
-}
 
-export interface SiweSignIn {
-  message: string;
-  signature: string;
-  address: Address;
-  username?: string;
-}
+/** The request body of a route, as the generated client types it. */
+type JsonBody<Route extends keyof ApiPaths> = ApiPaths[Route] extends { post: { requestBody?: { content: { "application/json": infer Body } } } } ? Body : never;
 
-export interface ApiSession {
-  token: string;
-  expiresAt: string;
-  user: { userId: string; address: string; username: string | null };
-}
+export type SignInNonce = Pick<ApiSchemas["SignInNonce"], "nonce" | "statement">;
+export type SiweSignIn = JsonBody<"/api/auth/siwe">;
+export type ApiSession = ApiSchemas["Session"];
 
 /** The streak answer; the spec names only currentStreak, the API adds the rest. */
-export interface StreakData {
-  currentStreak: number;
-  longestStreak?: number;
-}
+export type StreakData = Pick<ApiSchemas["Streak"], "currentStreak"> & Partial<Pick<ApiSchemas["Streak"], "longestStreak">>;
 
-export interface TokenPrice {
-  priceUsd: number;
-  percentChange24hr: number;
-}
+export type TokenPrice = ApiSchemas["TokenPrice"];
 
-/** Swap reward status values the app acts on; the API may add others (they count as claimable). */
-export const SWAP_REWARD_STATUSES = { ineligible: "Ineligible", eligible: "Eligible", claimed: "Claimed" } as const;
-
-export interface SwapReward {
-  rewardStatus: string;
-  totalSwapVolumeUsd: number;
-}
+export type SwapReward = ApiSchemas["SwapReward"];
+export type SwapRewardStatus = SwapReward["rewardStatus"];
+/** The swap reward's statuses by name; `satisfies` keeps each value one the API's schema has. */
+export const SWAP_REWARD_STATUSES = { ineligible: "Ineligible", eligible: "Eligible", claimed: "Claimed" } as const satisfies Record<string, SwapRewardStatus>;
 
 /** Whether the user may still accept an invite code, decided per human by the API (`GET /api/referrals/eligibility`). */
 export type ReferralEligibility = ApiSchemas["ReferralEligibility"];
-export interface ReferralProgramme {
-  referrerRewardWei: bigint;
-  refereeRewardWei: bigint;
-}
 export type ReferralEligibilityReason = ReferralEligibility["reason"];
+/** What the sharer and the invited person each earn, as bigint wei. */
+export type ReferralProgramme = Record<keyof ApiSchemas["ReferralProgramme"], bigint>;
 
-/** The payment types of a referral reward; any other value in an answer is refused ('Invalid payment type'). */
-export const PAYMENT_TYPES = ["claimable", "auto"] as const;
-export type PaymentType = (typeof PAYMENT_TYPES)[number];
+export type PaymentType = ApiSchemas["RefereeReward"]["paymentType"];
+/**
+ * `list` as given when it names every member of the union T and nothing else; a member the schema adds and the list
+ * lacks fails typecheck. For the runtime lists of the schema's enums (the generated client has types only).
+ */
+const everyMemberOf =
+  <T extends string>() =>
+  <const List extends readonly T[]>(list: List & ([Exclude<T, List[number]>] extends [never] ? unknown : { missing: Exclude<T, List[number]> })): List =>
+    list;
+
+/** The payment types of a referral reward: any other value in an answer is refused ('Invalid payment type'). */
+export const PAYMENT_TYPES = everyMemberOf<PaymentType>()(["claimable", "auto"]);
 
 export class InvalidPaymentTypeError extends Error {
   override readonly name = "InvalidPaymentTypeError";
@@ -67,32 +56,21 @@ export class InvalidPaymentTypeError extends Error {
 /** A voucher the user sends to `ReferralClaim.claim(voucher, signature)` themselves. */
 export type ClaimableSignature = ApiSchemas["ClaimableSignature"];
 
-/** One referral reward, in wei. */
-export interface ReferralReward {
-  paymentType: PaymentType;
+/** One referral reward, with its amount as bigint wei and its date as a Date. */
+export type ReferralReward = Omit<ApiSchemas["RefereeReward"], "paymentAmountWei" | "updatedAt" | "claimableSignature"> & {
   paymentAmountWei: bigint;
-  hasClaimed: boolean;
   updatedAt: Date;
   claimableSignature: ClaimableSignature | null;
-}
+};
 
-export interface ReferredUser extends ReferralReward {
-  userId: string;
-  username: string | null;
-}
+export type ReferredUser = ReferralReward & Pick<ApiSchemas["ReferredUser"], "userId" | "username">;
 
-/** One page of the earnings answer: the totals cover the whole history, usersReferred one page of invites. */
-export interface ReferralEarnings {
+/** One page of the earnings answer: the totals cover the whole history, usersReferred one page of invites (in the spec's order). */
+export type ReferralEarnings = Omit<ApiSchemas["OroEarned"], "totalOroEarnedWei" | "usersReferred" | "rewardForBeingReferee"> & {
   totalOroEarnedWei: bigint;
-  /** One page of invites, in the spec's order. */
   usersReferred: ReferredUser[];
   rewardForBeingReferee: ReferralReward | null;
-  referredByUsername: string | null;
-  /** How many invites paid, over every page. */
-  usersReferredCount: number;
-  /** The cursor of the next page of invites; null on the last. */
-  nextCursor: string | null;
-}
+};
 
 export interface ReferralEarningsOptions {
   forceBustCache: boolean;
@@ -100,41 +78,22 @@ export interface ReferralEarningsOptions {
   cursor?: string;
 }
 
-export interface AcceptReferralInput {
-  referralCode: string;
-  /** personal_sign of the invite message; an empty string when the wallet gave none. */
-  signature: string;
-  nonce: string;
-}
+/** The invite code with the invite message's signature (empty when the wallet gave none) and its nonce. */
+export type AcceptReferralInput = Pick<ApiPaths["/api/referrals/refer_with_signature"]["post"]["parameters"]["query"], "referralCode" | "signature" | "nonce">;
 
 /** The accepted referral, or the error that kept it from being accepted. */
 export interface AcceptReferralResult {
-  referral: { id: string; referralCode: string; status: string } | null;
-  referralUser: { userId: string; username: string | null } | null;
+  referral: Pick<ApiSchemas["AcceptedReferral"]["referral"], "id" | "referralCode" | "status"> | null;
+  referralUser: ApiSchemas["AcceptedReferral"]["referralUser"] | null;
   error: string | null;
 }
 
 /** Unique holders from the indexer (through the API's cache); `stale` while the indexer is down. */
-export interface TokenStats {
-  holders: number;
-  stale: boolean;
-}
-
-export interface PollOption {
-  id: string;
-  label: string;
-  votes: number;
-}
+export type TokenStats = Pick<ApiSchemas["TokenStats"], "holders" | "stale">;
 
 /** A poll in the user's language; `myVote` is the signed-in user's option, else null. */
-export interface Poll {
-  id: string;
-  question: string;
-  status: "open" | "closed";
-  options: PollOption[];
-  totalVotes: number;
-  myVote: string | null;
-}
+export type Poll = Pick<ApiSchemas["Poll"], "id" | "question" | "status" | "options" | "totalVotes" | "myVote">;
+export type PollOption = Poll["options"][number];
 
 export interface OroApi {
   getSignInNonce(): Promise<SignInNonce>;
