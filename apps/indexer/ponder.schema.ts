@@ -1,11 +1,18 @@
 import { index, onchainEnum, onchainTable } from "ponder";
 
 // Times are unix seconds and block numbers plain integers (int8 read as JS numbers); token amounts are
-// wei (numeric(78), JS bigint); nullifier hashes are 0x + 64 lower-case hex digits.
+// wei (numeric(78), JS bigint); nullifier hashes are 0x + 64 lower-case hex digits, except the two keys Ponder must
+// predict from the events (human, world_id_session), which are the events' uint256 values.
 
 /** One verified human (World ID nullifier hash) and their streak as of their latest mint. */
 export const human = onchainTable("human", (t) => ({
-  nullifierHash: t.hex().primaryKey(),
+  /**
+   * The human key as the contract's uint256 (the API answers it as 0x + 64 hex digits), for the reason
+   * `world_id_session` is keyed by its uint256: Ponder then predicts each Minted's lookup from the event and loads
+   * the rows in batches once the table no longer fits its cache. Keyed by the hex form, every lookup went to the
+   * database one row at a time from ~958k humans on (the cache cliff, README).
+   */
+  nullifierHash: t.bigint().primaryKey(),
   numOfMints: t.integer().notNull(),
   firstMintedAt: t.int8({ mode: "number" }).notNull(),
   lastMintedAt: t.int8({ mode: "number" }).notNull(),

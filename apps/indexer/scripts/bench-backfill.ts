@@ -13,10 +13,11 @@
  *
  * The chain is the bench's own JSON-RPC server (scripts/support/synthetic-chain.ts) answering Ponder from blocks and
  * logs computed on request, so the figures are the indexer's, not a node's. Ponder runs as `ponder start` does in
- * production, on a database of its own (PostgreSQL: a database oro_indexer_bench_* created and dropped here, with
- * BENCH_PG_ADMIN_URL, default postgresql://oro:oro@127.0.0.1:5432/postgres). It prints events/s from Ponder's
- * first to last indexed event, the peak RSS of the Ponder process, the load average, the live head lag, and
- * checks that every event was indexed (the totals Ponder serves against the chain's).
+ * production, on a database of its own (PostgreSQL: a database <BENCH_PG_DATABASE_PREFIX, default
+ * oro_indexer_bench>_* created and dropped here, with BENCH_PG_ADMIN_URL, default
+ * postgresql://oro:oro@127.0.0.1:5432/postgres). It prints events/s from Ponder's first to last indexed event, the
+ * peak RSS of the Ponder process, the load average, the live head lag, and checks that every event was indexed (the
+ * totals Ponder serves against the chain's).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -30,6 +31,9 @@ const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".
 const TARGET_EVENTS_PER_SECOND = 20_000;
 const TARGET_LAG_BLOCKS = 2;
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? "postgresql://oro:oro@127.0.0.1:5432/postgres";
+// A shared PostgreSQL gives each user its own database names.
+const DATABASE_PREFIX = process.env.BENCH_PG_DATABASE_PREFIX ?? "oro_indexer_bench";
+if (!/^[a-z][a-z0-9_]{0,39}$/.test(DATABASE_PREFIX)) throw new Error(`BENCH_PG_DATABASE_PREFIX must be a-z, 0-9 and _, got "${DATABASE_PREFIX}"`);
 
 interface Options {
   mints: number;
@@ -231,7 +235,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const schema = `bench_${Date.now().toString(36)}`;
-  const dbName = `oro_indexer_bench_${Date.now().toString(36)}`;
+  const dbName = `${DATABASE_PREFIX}_${Date.now().toString(36)}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "oro-bench-pglite-"));
   let ponder: Service | undefined;
   let failed = false;

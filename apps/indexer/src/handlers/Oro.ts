@@ -9,9 +9,13 @@ import { currentSettings, updateSettings, updateStats } from "./store";
 
 const lower = (address: Address) => address.toLowerCase() as Address;
 
+// Rows are looked up by the event's own values (the checksummed addresses as decoded, which Ponder's hex columns
+// store lower-cased): Ponder then predicts the lookups and loads the rows in batches once a table no longer fits
+// its cache. A key derived from the event (lower-cased, hex of a uint256) goes to the database one row at a time.
+
 ponder.on("Oro:Transfer", async ({ event, context }) => {
   const { db } = context;
-  const transfer = { from: lower(event.args.from), to: lower(event.args.to), value: event.args.value };
+  const transfer = { from: event.args.from, to: event.args.to, value: event.args.value };
   const balances = new Map<Address, bigint>();
   for (const address of new Set([transfer.from, transfer.to])) {
     if (address === zeroAddress) continue;
@@ -37,32 +41,36 @@ ponder.on("Oro:Transfer", async ({ event, context }) => {
 type MintEvent = Parameters<Parameters<typeof ponder.on<"Oro:Minted">>[1]>[0]["event"];
 type OroContext = Parameters<Parameters<typeof ponder.on<"Oro:Minted">>[1]>[0]["context"];
 
-/** One mint of a human (by human key), whichever World ID version proved it: streak, wallet, mint row, totals. */
+/**
+ * One mint of a human (by human key, the uint256), whichever World ID version proved it: streak, wallet, mint row,
+ * totals. `receiver` is the event's own (checksummed) value, see above.
+ */
 async function recordMint(
   event: Pick<MintEvent, "id" | "block" | "log" | "transaction">,
   context: OroContext,
-  minted: { human: `0x${string}`; receiver: Address; amount: bigint; numOfMints: number },
+  minted: { human: bigint; receiver: Address; amount: bigint; numOfMints: number },
 ) {
   const { db } = context;
   const mintedAt = Number(event.block.timestamp);
-  const nullifierHash = minted.human;
+  const key = { nullifierHash: minted.human };
+  const nullifierHash = nullifierHashToHex(minted.human);
   const receiver = lower(minted.receiver);
   const { numOfMints } = minted;
   const { waitBetweenMints } = await currentSettings(db, context.chain.id);
 
-  const previous = await db.find(human, { nullifierHash });
+  const previous = await db.find(human, key);
   const streak = streakAfterMint(previous ?? undefined, mintedAt, waitBetweenMints);
   if (previous) {
-    await db.update(human, { nullifierHash }).set({ ...streak, numOfMints, lastReceiver: receiver });
+    await db.update(human, key).set({ ...streak, numOfMints, lastReceiver: receiver });
   } else {
-    await db.insert(human).values({ nullifierHash, ...streak, numOfMints, firstMintedAt: mintedAt, lastReceiver: receiver });
+    await db.insert(human).values({ ...key, ...streak, numOfMints, firstMintedAt: mintedAt, lastReceiver: receiver });
   }
 
   // The Transfer of this mint comes first in the same transaction, so the account usually exists already.
   await db
     .insert(account)
     .values({
-      address: receiver,
+      address: minted.receiver,
       balance: 0n,
       mintsReceived: 1,
       firstMintAt: mintedAt,
@@ -97,7 +105,7 @@ async function recordMint(
 
 ponder.on("Oro:Minted", async ({ event, context }) => {
   await recordMint(event, context, {
-    human: nullifierHashToHex(event.args.nullifierHash),
+    human: event.args.nullifierHash,
     receiver: event.args.receiver,
     amount: event.args.amount,
     numOfMints: Number(event.args.numOfMints),
@@ -128,7 +136,8 @@ ponder.on("Oro:MintedWithSession", async ({ event, context }) => {
     throw new Error(`MintedWithSession for session ${nullifierHashToHex(event.args.sessionId)}, which no WorldId4Enrolled named`);
   }
   await recordMint(event, context, {
-    human: session.human,
+    // Not predictable from the event: one database read per 4.0 mint whenever `human` has left Ponder's cache.
+    human: BigInt(session.human),
     receiver: event.args.receiver,
     amount: event.args.amount,
     numOfMints: Number(event.args.numOfMints),

@@ -12,7 +12,7 @@ export const humans = new Hono().get("/:nullifierHash", async (c) => {
   const nullifierHash = valueOr400(c, parseNullifierHash(c.req.param("nullifierHash")));
   if ("response" in nullifierHash) return nullifierHash.response;
 
-  const [row] = await db.select().from(human).where(eq(human.nullifierHash, nullifierHash.value)).limit(1);
+  const [row] = await db.select().from(human).where(eq(human.nullifierHash, BigInt(nullifierHash.value))).limit(1);
   if (!row) {
     return c.json({
       nullifierHash: nullifierHash.value,
@@ -28,7 +28,7 @@ export const humans = new Hono().get("/:nullifierHash", async (c) => {
   const { waitBetweenMints, now } = await streakContext();
   const streak = streakAt(row, now, waitBetweenMints);
   return c.json({
-    nullifierHash: row.nullifierHash,
+    nullifierHash: nullifierHash.value,
     hasMinted: true,
     numOfMints: row.numOfMints,
     firstMintedAt: row.firstMintedAt,

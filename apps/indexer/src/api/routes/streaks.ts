@@ -16,7 +16,7 @@ export const streaks = new Hono()
     const [holder] = await db.select().from(account).where(eq(account.address, address.value)).limit(1);
     const nullifierHash = holder?.firstMintNullifierHash ?? null;
     const [shown] = nullifierHash
-      ? await db.select().from(human).where(eq(human.nullifierHash, nullifierHash)).limit(1)
+      ? await db.select().from(human).where(eq(human.nullifierHash, BigInt(nullifierHash))).limit(1)
       : [];
     if (!shown) {
       return c.json({
@@ -34,7 +34,7 @@ export const streaks = new Hono()
     const streak = streakAt(shown, now, waitBetweenMints);
     return c.json({
       address: address.value,
-      nullifierHash: shown.nullifierHash,
+      nullifierHash,
       numOfMints: shown.numOfMints,
       ...streak,
     } satisfies StreakResponse);
