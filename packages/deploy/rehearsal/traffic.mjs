@@ -2,7 +2,7 @@
 // Each worker sends one request after another (keep-alive) for the given time, pausing between them (so that the
 // traffic stays under the API's per-address rate limit); the summary (JSON on the last line of stdout) counts
 // answers by status, network errors and timeouts, the 200s flagged `"stale": true`, and gives latencies (p50, p99,
-// max) overall and per second, so a drill can say when requests failed or slowed down.
+// max) overall and per second, so a drill can say when requests failed or slowed down. SIGTERM ends it early.
 const [url, secondsArg = "30", concurrencyArg = "4", timeoutArg = "10000", pauseArg = "0"] = process.argv.slice(2);
 if (!url) {
   console.error("usage: node traffic.mjs <url> <seconds> [concurrency] [timeout ms] [pause ms]");
@@ -14,7 +14,11 @@ const timeoutMs = Number(timeoutArg);
 const pauseMs = Number(pauseArg);
 let stale = 0;
 const started = Date.now();
-const end = started + seconds * 1000;
+let end = started + seconds * 1000;
+// SIGTERM ends the traffic early (a drill that does not know beforehand how long it takes), with the summary.
+process.on("SIGTERM", () => {
+  end = Date.now();
+});
 const byStatus = {};
 const failures = [];
 const latencies = [];

@@ -32,12 +32,12 @@ drill "docker start $indexer at ~30 s"
 "$DOCKER" start "$indexer" >/dev/null
 back=$(wait_container_healthy "$indexer" 120) || fail "the indexer did not become healthy again"
 drill "the indexer healthy again $back s later"
-pids=$(container_pids "$indexer")
-drill "kill -STOP $pids (the indexer's processes): hung for 20 s"
-kill -STOP $pids
+hung=$(container_pids "$indexer")
+drill "kill -STOP $hung(the indexer's processes): hung for 20 s"
+kill -STOP $hung
 sleep 20
-kill -CONT $pids
-drill "kill -CONT $pids"
+kill -CONT $hung
+drill "kill -CONT $hung"
 
 for i in 0 1 2; do
   TRAFFIC_OUT=${outs[$i]} TRAFFIC_PID=${pids[$i]}

@@ -58,9 +58,9 @@ addresses=$(sql 'SELECT address FROM "user"' | tr '\n' ' ')
 # Run after the journeys: with nobody in the data there would be nothing to compare.
 [ -n "$addresses" ] || fail "the stack's database has no users (the journeys run first)"
 domain=$(sed -n 's/^SIWE_DOMAINS=\([^,]*\).*/\1/p' "$envfile")
-chain=$(sed -n 's/^CHAIN_ID=//p' "$envfile")
-stack_view=$(node "$DRILL_DIR/api-view.mjs" "$WEB_URL" "$domain" "$chain" $addresses) || fail "the stack's API did not show its users"
-restored_view=$(node "$DRILL_DIR/api-view.mjs" "http://127.0.0.1:$RESTORED_PORT" "$domain" "$chain" $addresses) || fail "the API on the restore did not show its users"
+rpc="http://127.0.0.1:$(compose_setting CHAIN_PORT)"
+stack_view=$(node "$DRILL_DIR/api-view.mjs" "$WEB_URL" "$domain" "$rpc" $addresses) || { fail "the stack's API did not show its users"; exit 1; }
+restored_view=$(node "$DRILL_DIR/api-view.mjs" "http://127.0.0.1:$RESTORED_PORT" "$domain" "$rpc" $addresses) || { fail "the API on the restore did not show its users"; exit 1; }
 people=$(node -e 'const v = JSON.parse(process.argv[1]); console.log(Object.entries(v).map(([w, { earned }]) => `${w} (${JSON.stringify(earned).length} bytes of earnings)`).join(", ") || "nobody")' "$stack_view")
 drill "signed in on both APIs as the simulator's people in the data: $people"
 if [ "$stack_view" = "$restored_view" ]; then

@@ -58,7 +58,7 @@ start_traffic() {
 # Waits for the traffic started last and prints its summary (without the per-second detail, except the seconds that
 # had a failure or a slow answer over $1 ms).
 finish_traffic() {
-  wait "$TRAFFIC_PID" || true
+  [ -z "$TRAFFIC_PID" ] || wait "$TRAFFIC_PID" || true
   node -e '
     const summary = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").at(-1));
     const slow = Number(process.argv[2]);
