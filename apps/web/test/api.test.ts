@@ -44,6 +44,22 @@ describe("API module", () => {
     expect(error).toMatchObject({ status: 401, code: "NONCE_REUSED" });
   });
 
+  it("accepts an invite code by POST /api/referrals/refer_with_signature, and throws the API's refusal like every other call", async () => {
+    const accepted = {
+      referral: { id: "r1", referralCode: "ABCD2345", status: "pending", createdAt: "2030-01-01T00:00:00.000Z" },
+      referralUser: { userId: "u2", username: "bob" },
+    };
+    const input = { referralCode: "ABCD2345", signature: "0x5167", nonce: "InviteNonce1234" };
+    const { api, requests } = withFetch(() => json(accepted));
+    expect(await api.acceptReferral(USER, input)).toEqual({ referral: { id: "r1", referralCode: "ABCD2345", status: "pending" }, referralUser: { userId: "u2", username: "bob" } });
+    expect(requests[0]?.method).toBe("POST");
+    expect(Object.fromEntries(new URL(requests[0]?.url ?? "").searchParams)).toEqual({ userAddress: USER, ...input });
+    const refused = withFetch(() => json({ error: "REFERRAL_CODE_NOT_FOUND", message: "No such referral code" }, 404)).api;
+    const error = await refused.acceptReferral(USER, input).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ status: 404, code: "REFERRAL_CODE_NOT_FOUND" });
+  });
+
   it("reads the streak with bypassCache=true only when asked, and keeps the API's message on failure", async () => {
     const { api, requests } = withFetch((request) =>
       new URL(request.url).searchParams.get("bypassCache") === "true"

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureDeepLinkReferral } from "../src/features/referral/deep-link";
-import type { AcceptReferralResult } from "../src/lib/api";
+import { ApiRequestError } from "../src/lib/api";
 import { readStored } from "../src/lib/storage";
 import { WorldAppError } from "../src/lib/world-app/errors";
 import { USER } from "./fakes";
@@ -103,14 +103,14 @@ describe("the code modal", () => {
 
   it("shows 'submitting' while the answer is awaited", async () => {
     const app = renderApp({ options: { lastMintedSecondsAgo: null }, signedIn: true, verified: true });
-    let answer: (result: AcceptReferralResult) => void = () => undefined;
-    app.fakes.services.api.acceptReferral = () => new Promise((resolve) => (answer = resolve));
+    let refuse: (error: ApiRequestError) => void = () => undefined;
+    app.fakes.services.api.acceptReferral = () => new Promise((_, reject) => (refuse = reject));
     await openModal();
     await userEvent.type(codeInput(), "ABCD2345");
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
     const submitting = await screen.findByRole("button", { name: "Submitting…" });
     expect(submitting).toBeDisabled();
-    answer({ referral: null, referralUser: null, error: "REFERRAL_CODE_NOT_FOUND" });
+    refuse(new ApiRequestError(404, "REFERRAL_CODE_NOT_FOUND", "No such referral code"));
     expect(await screen.findByRole("alert")).toHaveTextContent("The code you entered does not exist.");
     expect(screen.getByRole("button", { name: "Submit" })).toBeEnabled();
   });

@@ -1,7 +1,7 @@
 import { buildDevProof, devEnrolmentProofs, devNullifierHash, devSessionProof, idkitSessionIdOf, oroWorldId4CallsAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
 import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
 import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
-import { ApiRequestError as PollApiError, type Poll } from "../src/lib/api";
+import { ApiRequestError, type Poll } from "../src/lib/api";
 import type { MintData } from "../src/lib/chain";
 import type { ClaimRefusal } from "../src/lib/claim-refusal";
 import type { Monitoring } from "../src/lib/monitoring";
@@ -174,12 +174,12 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     getPolls: (language) => (record("getPolls", language), Promise.resolve(structuredClone(polls))),
     votePoll: (address, pollId, optionId, language) => {
       record("votePoll", address, pollId, optionId, language);
-      if (options.voteError) return Promise.reject(new PollApiError(409, options.voteError, options.voteError));
+      if (options.voteError) return Promise.reject(new ApiRequestError(409, options.voteError, options.voteError));
       const poll = polls.find((each) => each.id === pollId);
-      if (!poll) return Promise.reject(new PollApiError(404, "POLL_NOT_FOUND", "no such poll"));
-      if (poll.status === "closed") return Promise.reject(new PollApiError(409, "POLL_CLOSED", "the poll is closed"));
+      if (!poll) return Promise.reject(new ApiRequestError(404, "POLL_NOT_FOUND", "no such poll"));
+      if (poll.status === "closed") return Promise.reject(new ApiRequestError(409, "POLL_CLOSED", "the poll is closed"));
       const option = poll.options.find((each) => each.id === optionId);
-      if (!option) return Promise.reject(new PollApiError(400, "OPTION_NOT_FOUND", "no such option"));
+      if (!option) return Promise.reject(new ApiRequestError(400, "OPTION_NOT_FOUND", "no such option"));
       const previous = poll.options.find((each) => each.id === poll.myVote);
       if (previous) previous.votes -= 1;
       else poll.totalVotes += 1;
@@ -206,11 +206,10 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     getReferralNonce: (address) => (record("getReferralNonce", address), Promise.resolve("InviteNonce1234")),
     acceptReferral: (address, input) => {
       record("acceptReferral", address, input);
-      if (options.acceptError) return Promise.resolve({ referral: null, referralUser: null, error: options.acceptError });
+      if (options.acceptError) return Promise.reject(new ApiRequestError(400, options.acceptError, `Referral refused: ${options.acceptError}`));
       return Promise.resolve({
         referral: { id: "r1", referralCode: input.referralCode, status: "pending" },
         referralUser: { userId: "u2", username: "bob" },
-        error: null,
       });
     },
     getReferralEarnings: (address, opts) => {

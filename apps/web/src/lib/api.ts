@@ -81,11 +81,10 @@ export interface ReferralEarningsOptions {
 /** The invite code with the invite message's signature (empty when the wallet gave none) and its nonce. */
 export type AcceptReferralInput = Pick<ApiPaths["/api/referrals/refer_with_signature"]["post"]["parameters"]["query"], "referralCode" | "signature" | "nonce">;
 
-/** The accepted referral, or the error that kept it from being accepted. */
+/** The accepted referral and the person who invited. */
 export interface AcceptReferralResult {
-  referral: Pick<ApiSchemas["AcceptedReferral"]["referral"], "id" | "referralCode" | "status"> | null;
-  referralUser: ApiSchemas["AcceptedReferral"]["referralUser"] | null;
-  error: string | null;
+  referral: Pick<ApiSchemas["AcceptedReferral"]["referral"], "id" | "referralCode" | "status">;
+  referralUser: ApiSchemas["AcceptedReferral"]["referralUser"];
 }
 
 /** Unique holders from the indexer (through the API's cache); `stale` while the indexer is down. */
@@ -125,7 +124,7 @@ export interface OroApi {
   getReferralProgramme(): Promise<ReferralProgramme>;
   /** A single-use nonce for the invite message the referee signs. */
   getReferralNonce(userAddress: Address): Promise<string>;
-  /** Accepts an invite code; the API's refusals come back as `error`, not thrown. */
+  /** Accepts an invite code; a refusal throws an ApiRequestError with the API's code, like every other call. */
   acceptReferral(userAddress: Address, input: AcceptReferralInput): Promise<AcceptReferralResult>;
   /** One page of what the user earned from invites (the first without a cursor). */
   getReferralEarnings(userAddress: Address, options: ReferralEarningsOptions): Promise<ReferralEarnings>;
@@ -292,16 +291,10 @@ export function createOroApi(options: ApiOptions): OroApi {
     },
     async acceptReferral(userAddress, { referralCode, signature, nonce }) {
       const query = { userAddress, referralCode, signature, nonce };
-      const result = await client.POST("/api/referrals/refer_with_signature", { params: { query } });
-      if (result.data === undefined) {
-        const error = result.error as Partial<ApiError> | undefined;
-        return { referral: null, referralUser: null, error: typeof error?.error === "string" ? error.error : "HTTP_ERROR" };
-      }
-      const { referral, referralUser } = result.data;
+      const { referral, referralUser } = unwrap(await client.POST("/api/referrals/refer_with_signature", { params: { query } }));
       return {
         referral: { id: referral.id, referralCode: referral.referralCode, status: referral.status },
         referralUser: { userId: referralUser.userId, username: referralUser.username },
-        error: null,
       };
     },
     async getReferralEarnings(userAddress, { forceBustCache, cursor }) {

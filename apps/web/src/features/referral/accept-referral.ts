@@ -1,6 +1,5 @@
 import { buildReferralMessage, REFERRAL_CODE_LENGTH } from "@oro/clients";
 import type { Address } from "viem";
-import type { AcceptReferralResult } from "../../lib/api";
 import type { Services } from "../../lib/services";
 import { ReferralError } from "./referral-errors";
 
@@ -30,7 +29,7 @@ export interface AcceptedReferral {
 /**
  * Spec section 5: connected and verified (else NOT_CONNECTED); the user's own code refused before any request;
  * the invite message signed in the wallet first (no signature is sent as an empty string, and the API's refusal
- * shown); an answer without a referral fails with its error.
+ * shown); a refusal of the API throws its ApiRequestError, with the API's code.
  */
 export async function acceptReferral({ api, wallet }: Pick<Services, "api" | "wallet">, request: AcceptReferralRequest): Promise<AcceptedReferral> {
   const { address } = request;
@@ -44,7 +43,6 @@ export async function acceptReferral({ api, wallet }: Pick<Services, "api" | "wa
     .signMessage(message)
     .then((signed) => signed.signature as string)
     .catch(() => "");
-  const result: AcceptReferralResult = await api.acceptReferral(address, { referralCode, signature, nonce });
-  if (!result.referral) throw new ReferralError(result.error ?? "UNKNOWN");
-  return { referralCode, referrerUsername: result.referralUser?.username ?? null };
+  const { referralUser } = await api.acceptReferral(address, { referralCode, signature, nonce });
+  return { referralCode, referrerUsername: referralUser.username };
 }

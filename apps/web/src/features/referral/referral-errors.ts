@@ -12,7 +12,7 @@ export const UNKNOWN_REFERRAL_ERROR = "referral.errors.unknown";
 
 export type ReferralErrorMessageKey = (typeof REFERRAL_ERROR_MESSAGES)[keyof typeof REFERRAL_ERROR_MESSAGES] | typeof UNKNOWN_REFERRAL_ERROR;
 
-/** An acceptance that failed, with the API's code or one of the client's own (NOT_CONNECTED, NO_SELF_REFERRAL). */
+/** An acceptance the app refuses before any request (NOT_CONNECTED, NO_SELF_REFERRAL); the API's refusals are ApiRequestErrors. */
 export class ReferralError extends Error {
   override readonly name = "ReferralError";
   constructor(readonly code: string) {
