@@ -3,8 +3,8 @@
 // names a human; `add <address>` asks the configured indexer (INDEXER_URL) which humans have minted to the wallet.
 import { openDatabase } from "../src/db/database.js";
 import { ConfigError, loadConfig } from "../src/env.js";
-import { AllowListInputError, createAllowList, parseHuman, parseWallet, parseWalletOrHuman, type AllowListEntry } from "../src/services/allow-list.js";
-import { createHttpIndexerClient } from "../src/services/indexer.js";
+import { AllowListInputError, createAllowList, parseHuman, parseWallet, parseWalletOrHuman, type AllowListEntry } from "../src/services/referrals/allow-list.js";
+import { createHttpIndexerClient } from "../src/services/indexer/client.js";
 
 const USAGE = "usage: allow-list add <address> [note] | add --human <nullifier hash> [note] | remove <address | nullifier hash> | list";
 

@@ -7,8 +7,8 @@ import { readFile } from "node:fs/promises";
 import { ZodError } from "zod";
 import { openDatabase } from "../src/db/database.js";
 import { loadConfig } from "../src/env.js";
-import { createPollService, type PollInput } from "../src/services/polls.js";
-import { createHttpIndexerClient } from "../src/services/indexer.js";
+import { createPollService, type PollInput } from "../src/services/polls/polls.js";
+import { createHttpIndexerClient } from "../src/services/indexer/client.js";
 
 const [command, argument] = process.argv.slice(2);
 const config = loadConfig();

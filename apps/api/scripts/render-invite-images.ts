@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { INVITE_IMAGE, inviteImageFingerprint, inviteImageHtml } from "../src/services/invite-preview.js";
-import { LOCALES } from "../src/services/locales.js";
+import { INVITE_IMAGE, inviteImageFingerprint, inviteImageHtml } from "../src/services/referrals/invite-preview.js";
+import { LOCALES } from "../src/lib/locales.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "assets", "invite");

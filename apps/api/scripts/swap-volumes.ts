@@ -5,8 +5,8 @@ import { readFile } from "node:fs/promises";
 import { isAddress } from "viem";
 import { openDatabase } from "../src/db/database.js";
 import { loadConfig } from "../src/env.js";
-import { createUserDataService } from "../src/services/user-data.js";
-import { importSwapRecords, markSwapRewardClaimed, parseSwapRecords, SwapImportError } from "../src/services/swap-volumes.js";
+import { createUserDataService } from "../src/services/user/user-data.js";
+import { importSwapRecords, markSwapRewardClaimed, parseSwapRecords, SwapImportError } from "../src/services/swap-reward/swap-volumes.js";
 
 const [command, argument, ...rest] = process.argv.slice(2);
 const usage = "usage: swap-volumes import <file.json|file.csv> | claimed <address> [note] | show <address>";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "../src/services/auth.js";
+import { hashToken } from "../src/services/auth/auth.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { buildUrl, operationsOf, seededRandom, validRequestParts, type Operation } from "./helpers/openapi-requests.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createChainClock } from "../src/services/chain-clock.js";
+import { createChainClock } from "../src/services/chain/chain-clock.js";
 
 afterEach(() => {
   vi.useRealTimers();

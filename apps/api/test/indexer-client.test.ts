@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ClaimsOrder, ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer.js";
+import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer/client.js";
 
 // The HTTP client of the indexer, against a local server answering with bodies typed by the indexer's
 // own exported response types (a change there breaks this file's compilation). The real indexer is

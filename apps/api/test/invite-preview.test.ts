@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVITE_IMAGE_DIR } from "../src/routes/invite/index.js";
-import { INVITE_IMAGE, INVITE_TEXTS, inviteImageFingerprint } from "../src/services/invite-preview.js";
-import { LOCALES } from "../src/services/locales.js";
+import { INVITE_IMAGE, INVITE_TEXTS, inviteImageFingerprint } from "../src/services/referrals/invite-preview.js";
+import { LOCALES } from "../src/lib/locales.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 

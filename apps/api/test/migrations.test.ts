@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readMigrations } from "../src/db/migrate.js";
-import { createAllowList } from "../src/services/allow-list.js";
+import { createAllowList } from "../src/services/referrals/allow-list.js";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "./helpers/database.js";
 
 let db: TestDatabase;

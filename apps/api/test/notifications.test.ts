@@ -7,7 +7,7 @@ import { isWorldNotificationLanguage, messageProblem, titleProblem, worldSendNot
 import { CLAIM_REMINDER, STREAK_AT_RISK, claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createOutboxTransport } from "../src/services/notifications/outbox-transport.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
-import { LOCALES } from "../src/services/locales.js";
+import { LOCALES } from "../src/lib/locales.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser, type TestUser } from "./helpers/referrals.js";

@@ -9,7 +9,7 @@ import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/database.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
-import { INDEXER_MAX_LIMIT } from "../src/services/indexer.js";
+import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { FakeIndexer, serveFakeIndexer } from "./helpers/fake-indexer.js";
 
 // The operator's commands as the operator runs them (pnpm swap-volumes / polls / allow-list), each a process of its

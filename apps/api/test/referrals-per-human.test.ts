@@ -1,5 +1,5 @@
 import { toHex } from "viem";
-import { INDEXER_MAX_LIMIT } from "../src/services/indexer.js";
+import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { allowListEntries, allowListHuman, allowListWallet } from "./helpers/allow-list.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";

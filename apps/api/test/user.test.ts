@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importSwapRecords, markSwapRewardClaimed, parseSwapRecords, SwapImportError } from "../src/services/swap-volumes.js";
+import { importSwapRecords, markSwapRewardClaimed, parseSwapRecords, SwapImportError } from "../src/services/swap-reward/swap-volumes.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser, type TestUser } from "./helpers/referrals.js";

@@ -2,7 +2,7 @@ import fp from "fastify-plugin";
 import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import type { ErrorResponse } from "../schemas/common.js";
-import { ApiError } from "../services/errors.js";
+import { ApiError } from "../lib/errors.js";
 
 /**
  * One shape for every failure: `{ error, message, issues? }`. Invalid input is a 400 that names each field

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type preHandlerAsyn
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import type { Config } from "../env.js";
-import { ApiError } from "../services/errors.js";
+import { ApiError } from "../lib/errors.js";
 
 /**
  * CORS from the configured allow-list (credentials allowed, for the session cookie), security headers,

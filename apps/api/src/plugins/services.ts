@@ -2,30 +2,30 @@ import fp from "fastify-plugin";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../env.js";
 import type { Database } from "../db/database.js";
-import { createAuthService, type AuthService, type AuthServiceOptions } from "../services/auth.js";
-import { openInvalidationChannel, type InvalidationChannel } from "../services/invalidation.js";
-import { TtlCache } from "../services/ttl-cache.js";
-import { createChainClock } from "../services/chain-clock.js";
-import { createChainService, type ChainService } from "../services/chain.js";
-import { createHttpIndexerClient, type IndexerClient } from "../services/indexer.js";
-import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payout-worker.js";
+import { createAuthService, type AuthService, type AuthServiceOptions } from "../services/auth/auth.js";
+import { openInvalidationChannel, type InvalidationChannel } from "../lib/invalidation.js";
+import { TtlCache } from "../lib/ttl-cache.js";
+import { createChainClock } from "../services/chain/chain-clock.js";
+import { createChainService, type ChainService } from "../services/chain/chain.js";
+import { createHttpIndexerClient, type IndexerClient } from "../services/indexer/client.js";
+import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payouts/payout-worker.js";
 import { createOutboxTransport } from "../services/notifications/outbox-transport.js";
 import { createReminderService, type ReminderService } from "../services/notifications/reminders.js";
 import type { NotificationTransport } from "../services/notifications/transport.js";
 import { createWorldAppTransport } from "../services/notifications/world-app-transport.js";
-import { createPollService, type PollService } from "../services/polls.js";
+import { createPollService, type PollService } from "../services/polls/polls.js";
 import {
   createDevelopmentPriceProvider,
   createHttpPriceProvider,
   createPriceService,
   type PriceProvider,
   type PriceService,
-} from "../services/prices.js";
+} from "../services/prices/prices.js";
 import { createReferralService, type ReferralService } from "../services/referrals/index.js";
-import { createDatabaseStore, createLayeredStore, createMemoryStore, type StreakCacheStore } from "../services/streak-cache.js";
-import { createStreakService, type StreakService } from "../services/streaks.js";
-import { createUserDataService, type UserDataService } from "../services/user-data.js";
-import { createWorldIdService, type WorldIdService } from "../services/world-id.js";
+import { createDatabaseStore, createLayeredStore, createMemoryStore, type StreakCacheStore } from "../services/streaks/streak-cache.js";
+import { createStreakService, type StreakService } from "../services/streaks/streaks.js";
+import { createUserDataService, type UserDataService } from "../services/user/user-data.js";
+import { createWorldIdService, type WorldIdService } from "../services/world-id/world-id.js";
 
 export interface ServicesOptions {
   config: Config;

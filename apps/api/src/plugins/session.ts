@@ -3,7 +3,7 @@ import fp from "fastify-plugin";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../env.js";
 import type { User } from "../generated/prisma/client.js";
-import { ApiError } from "../services/errors.js";
+import { ApiError } from "../lib/errors.js";
 
 /**
  * Sessions: a bearer token (`Authorization: Bearer …`) or the httpOnly cookie, both the token that

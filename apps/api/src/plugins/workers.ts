@@ -1,6 +1,6 @@
 import fp from "fastify-plugin";
 import type { Config } from "../env.js";
-import { startLoop } from "../services/loop.js";
+import { startLoop } from "../lib/loop.js";
 
 /**
  * Background work of an API process, started when the app is ready and stopped (waiting for the run in

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LOCALES, toLocale } from "../services/locales.js";
+import { LOCALES, toLocale } from "../lib/locales.js";
 import { addressSchema } from "./common.js";
 
 export const localeSchema = z.enum(LOCALES);

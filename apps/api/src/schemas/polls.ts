@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toLocale } from "../services/locales.js";
+import { toLocale } from "../lib/locales.js";
 import { addressSchema, controlCharacterMessage, NO_CONTROL_CHARACTERS } from "./common.js";
 
 const locale = z.string().max(35).regex(NO_CONTROL_CHARACTERS, controlCharacterMessage).optional().transform((value) => toLocale(value)).meta({ description: "Language of the texts (en when absent or unknown)" });

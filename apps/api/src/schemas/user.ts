@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SWAP_REWARD_STATUSES } from "../services/user-data.js";
+import { SWAP_REWARD_STATUSES } from "../services/user/user-data.js";
 
 export const isInUsResponseSchema = z
   .object({ isInUS: z.boolean().meta({ description: "From the country header of the trusted proxy; false without one" }) })

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../src/generated/prisma/client.js";
-import { createAllowList } from "../../src/services/allow-list.js";
-import type { IndexerClient } from "../../src/services/indexer.js";
+import { createAllowList } from "../../src/services/referrals/allow-list.js";
+import type { IndexerClient } from "../../src/services/indexer/client.js";
 
 /** What the operator's `allow-list add <wallet> [note]` does, in this process, with the test's indexer. */
 export async function allowListWallet(prisma: PrismaClient, indexer: IndexerClient, wallet: string, note?: string): Promise<void> {

@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import type { ConnectionLimits } from "../../src/connection-limits.js";
 import { loadConfig, type Config } from "../../src/env.js";
-import type { ChainService } from "../../src/services/chain.js";
-import type { IndexerClient } from "../../src/services/indexer.js";
-import type { PayoutWorkerOptions } from "../../src/services/payout-worker.js";
+import type { ChainService } from "../../src/services/chain/chain.js";
+import type { IndexerClient } from "../../src/services/indexer/client.js";
+import type { PayoutWorkerOptions } from "../../src/services/payouts/payout-worker.js";
 import { createTestDatabase, type TestDatabase } from "./database.js";
 
 export interface TestAppOptions {

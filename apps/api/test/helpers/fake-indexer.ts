@@ -10,7 +10,7 @@ import {
   type IndexedTokenStats,
   type IndexedWorldIdStatus,
   type IndexerClient,
-} from "../../src/services/indexer.js";
+} from "../../src/services/indexer/client.js";
 
 /**
  * An in-memory stand-in for the indexer's HTTP API, for route tests that must not depend on a running

@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../../env.js";
-import { LOCALES, toLocale, type Locale } from "../../services/locales.js";
-import { invitePreviewHtml } from "../../services/invite-preview.js";
+import { LOCALES, toLocale, type Locale } from "../../lib/locales.js";
+import { invitePreviewHtml } from "../../services/referrals/invite-preview.js";
 
 /** The preview images, one per language, rendered at build time (scripts/render-invite-images.ts). */
 export const INVITE_IMAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "assets", "invite");

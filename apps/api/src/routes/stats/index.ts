@@ -1,7 +1,7 @@
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import type { Config } from "../../env.js";
 import { errorResponses } from "../../schemas/common.js";
-import { createTokenStatsService } from "../../services/token-stats.js";
+import { createTokenStatsService } from "../../services/stats/token-stats.js";
 import { tokenStatsResponseSchema } from "./schemas.js";
 
 /**

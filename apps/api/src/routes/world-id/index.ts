@@ -1,7 +1,7 @@
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { errorResponses, sessionSecurity, userAddressQuery } from "../../schemas/common.js";
 import { worldIdRequestBodySchema, worldIdRequestQuerySchema, worldIdRequestResponseSchema, worldIdStatusResponseSchema } from "../../schemas/world-id.js";
-import { ApiError } from "../../services/errors.js";
+import { ApiError } from "../../lib/errors.js";
 
 const worldIdRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
   fastify.post(

@@ -2,11 +2,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { SIGN_IN_STATEMENT } from "@oro/clients";
 import { parseSiweMessage, verifySiweMessage } from "@worldcoin/minikit-js/siwe";
 import { getAddress, isHex, recoverMessageAddress, type Address, type PublicClient } from "viem";
-import type { NoncePurpose, PrismaClient, User } from "../generated/prisma/client.js";
-import { wallClock, type ChainClock } from "./chain-clock.js";
-import { ApiError } from "./errors.js";
-import { randomString } from "./random.js";
-import type { TtlCache } from "./ttl-cache.js";
+import type { NoncePurpose, PrismaClient, User } from "../../generated/prisma/client.js";
+import { wallClock, type ChainClock } from "../chain/index.js";
+import { ApiError } from "../../lib/errors.js";
+import { randomString } from "../../lib/random.js";
+import type { TtlCache } from "../../lib/ttl-cache.js";
 import { hasContractCode } from "./signatures.js";
 
 /** Nonces are alphanumeric (ERC-4361) and long enough not to be guessed. */

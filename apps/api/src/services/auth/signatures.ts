@@ -1,5 +1,5 @@
 import { recoverMessageAddress, type Address, type Hex, type PublicClient } from "viem";
-import { ApiError } from "./errors.js";
+import { ApiError } from "../../lib/errors.js";
 
 /**
  * Whether `address` signed `message` (EIP-191): an EOA by ECDSA recovery, a smart-contract wallet (World

@@ -1,4 +1,4 @@
-import { IndexerUnavailableError, type IndexerClient } from "./indexer.js";
+import { IndexerUnavailableError, type IndexerClient } from "./client.js";
 
 /** The request's time for the indexer ran out: treated like an indexer that does not answer. */
 export class DeadlineExceededError extends IndexerUnavailableError {

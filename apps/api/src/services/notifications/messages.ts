@@ -1,5 +1,5 @@
 import { isWorldNotificationLanguage, type WorldNotificationLanguage } from "@oro/clients";
-import { LOCALES, type Locale } from "../locales.js";
+import { LOCALES, type Locale } from "../../lib/locales.js";
 
 export interface Localisation {
   /** A language World's notification API accepts (not every one of ours: it has no Filipino). */

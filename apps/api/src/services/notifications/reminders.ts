@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import type { PrismaClient } from "../../generated/prisma/client.js";
-import { wallClock, type ChainClock } from "../chain-clock.js";
-import { ApiError } from "../errors.js";
-import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
-import { toLocale, type Locale } from "../locales.js";
+import { wallClock, type ChainClock } from "../chain/index.js";
+import { ApiError } from "../../lib/errors.js";
+import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
+import { toLocale, type Locale } from "../../lib/locales.js";
 import { claimReminderLocalisations, streakAtRiskLocalisations, type Localisation } from "./messages.js";
 import { miniAppLink, TransportError, type NotificationTransport, type Recipient } from "./transport.js";
 

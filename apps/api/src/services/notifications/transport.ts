@@ -1,5 +1,5 @@
 import { worldSendNotificationProblems } from "@oro/clients";
-import type { Locale } from "../locales.js";
+import type { Locale } from "../../lib/locales.js";
 import type { Localisation } from "./messages.js";
 
 /** One addressee of a notification: the wallet address and the language the user chose with us. */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Address, type Hex } from "viem";
-import type { PrismaClient, ReferralReward } from "../generated/prisma/client.js";
-import type { ChainService } from "./chain.js";
+import type { PrismaClient, ReferralReward } from "../../generated/prisma/client.js";
+import type { ChainService } from "../chain/index.js";
 
 /**
  * Pays `auto` referral rewards: submits each voucher to the claim contract from the payout wallet.

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Address, Hex } from "viem";
-import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
-import type { ChainService } from "./chain.js";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client.js";
+import type { ChainService } from "../chain/index.js";
 
 /**
  * Voucher nonces. The claim contract keeps ONE bitmap for every account, so a nonce must be unique across

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { Prisma, PrismaClient, User } from "../generated/prisma/client.js";
-import { ApiError, isUniqueViolation } from "./errors.js";
-import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
-import { firstMintFromIndexer, humanBehindWallet } from "./referrals/humans.js";
-import { LOCALES, localised, type Locale } from "./locales.js";
-import { TtlCache } from "./ttl-cache.js";
+import type { Prisma, PrismaClient, User } from "../../generated/prisma/client.js";
+import { ApiError, isUniqueViolation } from "../../lib/errors.js";
+import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer/index.js";
+import { firstMintFromIndexer, humanBehindWallet } from "../referrals/index.js";
+import { LOCALES, localised, type Locale } from "../../lib/locales.js";
+import { TtlCache } from "../../lib/ttl-cache.js";
 
 /**
  * Counting a poll's votes reads every vote it has (a million, with every human voting): an open poll's counts are

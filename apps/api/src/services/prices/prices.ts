@@ -1,8 +1,8 @@
 import { addresses } from "@oro/clients";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
-import { ApiError } from "./errors.js";
-import { TtlCache } from "./ttl-cache.js";
+import { ApiError } from "../../lib/errors.js";
+import { TtlCache } from "../../lib/ttl-cache.js";
 
 export interface TokenPrice {
   priceUsd: number;

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Hex } from "viem";
 import type { PaymentType, Prisma, PrismaClient, Referral, RewardSide, User } from "../../generated/prisma/client.js";
-import type { AllowList } from "../allow-list.js";
-import type { ChainService } from "../chain.js";
-import { violatedConstraint } from "../errors.js";
-import { IndexerUnavailableError, type IndexerClient } from "../indexer.js";
-import { createSignedVoucher } from "../vouchers.js";
+import type { AllowList } from "./allow-list.js";
+import type { ChainService } from "../chain/index.js";
+import { violatedConstraint } from "../../lib/errors.js";
+import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
+import { createSignedVoucher } from "../payouts/index.js";
 import { firstMintOfHuman, humanBehindWallet, humansOfWallet, rememberHuman } from "./humans.js";
 import { decideActivation, expiredWhilePending, ONE_REFERRAL_PER_HUMAN_INDEX, REJECTION, type ActivationFacts, type RejectionReason } from "./rules.js";
 

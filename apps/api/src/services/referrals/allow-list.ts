@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, isAddress, type Hex } from "viem";
-import type { PrismaClient, ReferralAllowList } from "../generated/prisma/client.js";
-import { isUniqueViolation } from "./errors.js";
-import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "./indexer.js";
-import { humanBehindWallet } from "./referrals/humans.js";
+import type { PrismaClient, ReferralAllowList } from "../../generated/prisma/client.js";
+import { isUniqueViolation } from "../../lib/errors.js";
+import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer/index.js";
+import { humanBehindWallet } from "./humans.js";
 
 export type AllowListEntry = ReferralAllowList;
 

@@ -1,8 +1,8 @@
 import { REFERRAL_CODE_ALPHABET, REFERRAL_CODE_LENGTH } from "@oro/clients";
 import type { PrismaClient, User } from "../../generated/prisma/client.js";
-import { isUniqueViolation } from "../errors.js";
-import { randomString } from "../random.js";
-import { TtlCache } from "../ttl-cache.js";
+import { isUniqueViolation } from "../../lib/errors.js";
+import { randomString } from "../../lib/random.js";
+import { TtlCache } from "../../lib/ttl-cache.js";
 
 export type ReferralCodes = ReturnType<typeof createReferralCodes>;
 

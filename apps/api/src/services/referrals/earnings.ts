@@ -1,11 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Address, type Hex } from "viem";
 import { Prisma, type PaymentType, type PrismaClient, type ReferralReward, type User } from "../../generated/prisma/client.js";
-import type { ChainService } from "../chain.js";
-import { indexerWithin, startDeadline, type Deadline } from "../deadline.js";
-import { INDEXER_MAX_LIMIT, IndexerUnavailableError, type IndexerClient } from "../indexer.js";
-import { ApiError } from "../errors.js";
-import { TtlCache } from "../ttl-cache.js";
+import type { ChainService } from "../chain/index.js";
+import { indexerWithin, INDEXER_MAX_LIMIT, IndexerUnavailableError, startDeadline, type Deadline, type IndexerClient } from "../indexer/index.js";
+import { ApiError } from "../../lib/errors.js";
+import { TtlCache } from "../../lib/ttl-cache.js";
 import type { ReferralActivation } from "./activation.js";
 import {
   decodeInvitesCursor,

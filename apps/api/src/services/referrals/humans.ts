@@ -1,6 +1,6 @@
 import { getAddress, type Hex } from "viem";
 import type { PrismaClient, User } from "../../generated/prisma/client.js";
-import { normaliseNullifierHash, type IndexedClaim, type IndexerClient } from "../indexer.js";
+import { normaliseNullifierHash, type IndexedClaim, type IndexerClient } from "../indexer/index.js";
 
 /** The humans behind one wallet, as far as the chain tells: who minted to it, and who minted first. */
 export interface WalletHumans {

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import type { PrismaClient, RewardSide } from "../../generated/prisma/client.js";
-import { createAllowList } from "../allow-list.js";
-import type { AuthService } from "../auth.js";
-import type { ChainService } from "../chain.js";
-import type { IndexerClient } from "../indexer.js";
+import { createAllowList } from "./allow-list.js";
+import type { AuthService } from "../auth/index.js";
+import type { ChainService } from "../chain/index.js";
+import type { IndexerClient } from "../indexer/index.js";
 import { createReferralAcceptance } from "./acceptance.js";
 import { createReferralActivation, type RewardRule } from "./activation.js";
 import { createReferralCodes } from "./codes.js";
@@ -17,6 +17,7 @@ export type { ActivationOutcome, RewardRule } from "./activation.js";
 export type { ClaimableSignature, Earnings, EarningsQuery, RefereeReward, ReferredUserEntry } from "./earnings.js";
 export { INVITES_PAGE_SIZE } from "./invites-page.js";
 export { REJECTION, WAITING } from "./rules.js";
+export { firstMintFromIndexer, humanBehindWallet } from "./humans.js";
 
 export interface ReferralServiceOptions {
   prisma: PrismaClient;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Locale } from "./locales.js";
+import type { Locale } from "../../lib/locales.js";
 
 /**
  * The preview of an invite link. World's universal link (world.org/mini-app?app_id=…&path=…) and chat apps read

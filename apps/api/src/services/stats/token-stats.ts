@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
-import { ApiError } from "./errors.js";
-import { IndexerUnavailableError, type IndexedTokenStats, type IndexerClient } from "./indexer.js";
+import { ApiError } from "../../lib/errors.js";
+import { IndexerUnavailableError, type IndexedTokenStats, type IndexerClient } from "../indexer/index.js";
 
 /** What GET /api/stats answers: the indexer's token figures, and whether they are the latest. */
 export interface TokenStatsView {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../db/database.js";
-import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
-import { openInvalidationChannel } from "./invalidation.js";
+import type { Database } from "../../db/database.js";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client.js";
+import { openInvalidationChannel } from "../../lib/invalidation.js";
 
 /** One cached indexer answer (JSON), when it was fetched and until when it is served without asking again. */
 export interface CachedAnswer {

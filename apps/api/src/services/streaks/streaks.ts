@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
-import { ApiError } from "./errors.js";
-import { IndexerUnavailableError, type IndexedClaim, type IndexedStreak, type IndexedWorldIdStatus, type IndexerClient } from "./indexer.js";
+import { ApiError } from "../../lib/errors.js";
+import { IndexerUnavailableError, type IndexedClaim, type IndexedStreak, type IndexedWorldIdStatus, type IndexerClient } from "../indexer/index.js";
 import type { CachedAnswer, StreakCacheStore } from "./streak-cache.js";
 
 /** A claim as the API hands it on: the indexer's fields, the amount in wei as a decimal string. */

@@ -1,6 +1,6 @@
 import { isAddress } from "viem";
 import { z } from "zod";
-import type { PrismaClient } from "../generated/prisma/client.js";
+import type { PrismaClient } from "../../generated/prisma/client.js";
 
 /**
  * Partner swap records, as the partner's files carry them: JSON (an array, or `{ "records": [...] }`) or

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { PrismaClient, User } from "../generated/prisma/client.js";
+import type { PrismaClient, User } from "../../generated/prisma/client.js";
 
 /** The swap reward's states: the web app shows the offer unless Ineligible or Claimed. */
 export const SWAP_REWARD_STATUSES = ["Ineligible", "Eligible", "Claimed"] as const;
