@@ -53,13 +53,15 @@ export default fp<{ config: Config }>(
       registers: [registry],
     });
 
-    fastify.addHook("onResponse", async (request, reply) => {
+    // Synchronous (no promise per request).
+    fastify.addHook("onResponse", (request, reply, done) => {
       // The route's pattern, never the raw URL: addresses in paths would make a series per user.
       const route = request.routeOptions.url ?? "unmatched";
       const status = String(reply.statusCode);
       requests.inc({ route, method: request.method, status });
       duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
       if (reply.statusCode === 429) rateLimited.inc({ route });
+      done();
     });
 
     const { prisma } = fastify.services.database;

@@ -22,12 +22,45 @@ function openObjects(node: unknown): unknown {
   );
 }
 
+type JsonSchema = { [key: string]: unknown };
+const isSchema = (value: unknown): value is JsonSchema => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * A nullable object comes from zod as `anyOf: [object, null]`, which fast-json-stringify decides per answer by
+ * running a validator over the value; written `type: ["object", "null"]` it is a type check (the earnings answer:
+ * 8 -> 6 us to write). Other unions stay as they are.
+ */
+function nullableObjectsAsTypes(root: JsonSchema): JsonSchema {
+  const definitions = isSchema(root.definitions) ? root.definitions : {};
+  const resolve = (schema: JsonSchema): JsonSchema | undefined => {
+    const ref = schema.$ref;
+    if (typeof ref !== "string") return schema;
+    const target = ref.startsWith("#/definitions/") ? definitions[ref.slice("#/definitions/".length)] : undefined;
+    return isSchema(target) ? resolve(target) : undefined;
+  };
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!isSchema(node)) return node;
+    const branches = node.anyOf;
+    if (Array.isArray(branches) && branches.length === 2) {
+      const nullIndex = branches.findIndex((branch) => isSchema(branch) && branch.type === "null" && Object.keys(branch).length === 1);
+      const other = nullIndex >= 0 && isSchema(branches[1 - nullIndex]) ? resolve(branches[1 - nullIndex] as JsonSchema) : undefined;
+      if (other && other.type === "object") {
+        const { anyOf: _anyOf, ...rest } = node;
+        return visit({ ...other, ...rest, type: ["object", "null"] });
+      }
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, visit(value)]));
+  };
+  return visit(root) as JsonSchema;
+}
+
 export const serializerCompiler: typeof zodSerializerCompiler = (input) => {
   const schema = input.schema as unknown;
   if (schema instanceof z.ZodType) {
     try {
       const json = z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "throw" });
-      const stringify = fastJson(openObjects(json) as Parameters<typeof fastJson>[0]);
+      const stringify = fastJson(nullableObjectsAsTypes(openObjects(json) as JsonSchema) as unknown as Parameters<typeof fastJson>[0]);
       return (data) => stringify(data);
     } catch {
       // falls through to zod

@@ -12,14 +12,17 @@ import { ApiError } from "../lib/errors.js";
  */
 export default fp<{ config: Config }>(
   async (fastify, { config }) => {
-    await fastify.register(cookie);
+    // Cookies are parsed only when a request has no bearer token (hook: false): most requests carry one, and the
+    // plugin would otherwise parse every request's cookie header up front.
+    await fastify.register(cookie, { hook: false });
     const { cookieName } = config.session;
 
     function tokenOf(request: FastifyRequest): string | undefined {
       // The authentication scheme is case-insensitive (RFC 9110 §11.1): "bearer" and "BEARER" are Bearer.
       const bearer = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? "");
       if (bearer) return bearer[1];
-      return request.cookies[cookieName] || undefined;
+      const header = request.headers.cookie;
+      return (header && fastify.parseCookie(header)[cookieName]) || undefined;
     }
 
     fastify.decorateRequest("sessionToken", function (this: FastifyRequest) {

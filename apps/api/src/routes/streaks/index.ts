@@ -1,4 +1,4 @@
-import type { preHandlerAsyncHookHandler } from "fastify";
+import type { preHandlerHookHandler } from "fastify";
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { errorResponses, sessionSecurity, userAddressQuery } from "../../schemas/common.js";
 import {
@@ -19,8 +19,10 @@ const unavailable = "503 STREAK_UNAVAILABLE when the indexer does not answer (wi
  */
 const streakRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
   const { streaks } = fastify.services;
-  const limitBypass: preHandlerAsyncHookHandler = async (request, reply) => {
-    if ((request.query as { bypassCache?: boolean }).bypassCache === true) await fastify.perAddressRateLimit.call(fastify, request, reply);
+  // A callback hook: the cached reads (nearly all) pass through it without a promise.
+  const limitBypass: preHandlerHookHandler = (request, reply, done) => {
+    if ((request.query as { bypassCache?: boolean }).bypassCache !== true) return done();
+    fastify.perAddressRateLimit.call(fastify, request, reply).then(() => done(), done);
   };
 
   fastify.get(
