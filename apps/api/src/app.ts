@@ -56,8 +56,9 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(worldIdRoutes, { prefix: "/api/world-id" });
   await fastify.register(statsRoutes, { prefix: "/api/stats", config });
   await fastify.register(inviteRoutes, { prefix: "/api/invite", config });
-  // Development only: what the outbox transport "sent" (the World App simulator lists it); never in production.
-  if (config.notifications.transport === "outbox" && !config.isProduction) await fastify.register(import("./routes/dev/index.js"), { prefix: "/api/dev" });
+  // Development only: what the outbox transport "sent" (the World App simulator lists it); never in production but
+  // for a rehearsal on the development chain (ORO_REHEARSAL).
+  if (config.notifications.transport === "outbox" && (!config.isProduction || config.rehearsal)) await fastify.register(import("./routes/dev/index.js"), { prefix: "/api/dev" });
 }
 
 const app = fp(oroApi, { name: "oro-api" });
@@ -87,6 +88,9 @@ export function serverOptions(
     // Trust exactly the configured number of proxy hops in front (X-Forwarded-For), no more.
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     bodyLimit: 64 * 1024,
+    // While it shuts down (SIGTERM), a replica still answers the requests that reach it on connections already open
+    // (Caddy keeps them alive): a 503 there would fail GETs that the other replica could have served.
+    return503OnClosing: false,
   };
 }
 

@@ -241,6 +241,13 @@ const schema = z.object({
   WORLD_ID_REQUEST_TTL: duration.default(300_000),
   /** World ID 4.0's enrolment action; defaults to CHAIN_ID's deployment record (it must be what the contract checks). */
   WORLD_ID_ENROLMENT_ACTION: z.string().min(1).max(100).optional(),
+
+  /**
+   * A rehearsal of the production stack on the development chain (packages/deploy/rehearsal): sign-in messages for
+   * chain 31337 are accepted and the outbox transport's listing (/api/dev/notifications) is served, as outside
+   * production. Refused at startup unless CHAIN_ID is the development chain, so a real deployment cannot turn it on.
+   */
+  ORO_REHEARSAL: booleanString.default(false),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -250,6 +257,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
   return {
     nodeEnv: raw.NODE_ENV,
     isProduction: raw.NODE_ENV === "production",
+    rehearsal: raw.ORO_REHEARSAL,
     host: raw.API_HOST,
     port: raw.API_PORT,
     logLevel: raw.LOG_LEVEL,
@@ -276,8 +284,9 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
     nonceTtlMs: raw.NONCE_TTL,
     siwe: {
       domains: raw.SIWE_DOMAINS,
-      // World App signs in on World Chain; the local stack's chain is accepted outside production.
-      chainIds: raw.NODE_ENV === "production" ? [CHAIN_IDS.worldChain] : [...new Set([CHAIN_IDS.worldChain, raw.CHAIN_ID])],
+      // World App signs in on World Chain; the local stack's chain is accepted outside production and in a rehearsal.
+      chainIds:
+        raw.NODE_ENV === "production" && !raw.ORO_REHEARSAL ? [CHAIN_IDS.worldChain] : [...new Set([CHAIN_IDS.worldChain, raw.CHAIN_ID])],
       /** How old (by its Issued At) a message may be: as long as its nonce lives. */
       maxAgeMs: raw.NONCE_TTL,
     },
@@ -420,6 +429,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+  }
+  if (parsed.data.ORO_REHEARSAL && parsed.data.CHAIN_ID !== CHAIN_IDS.development) {
+    throw new ConfigError(
+      `ORO_REHEARSAL=true is for a rehearsal on the development chain (CHAIN_ID=${CHAIN_IDS.development}) only, refused with CHAIN_ID=${parsed.data.CHAIN_ID}`,
+    );
   }
   const claimContract = parsed.data.CLAIM_CONTRACT_ADDRESS ?? deployedClaimContract(parsed.data.CHAIN_ID);
   if (!claimContract) {

@@ -57,24 +57,34 @@ describe("GET /api/dev/notifications", () => {
     });
   });
 
+  const productionOutbox = {
+    ...DEVELOPMENT_DEFAULTS,
+    NODE_ENV: "production",
+    DATABASE_URL: "postgres://unused",
+    SIWE_DOMAINS: "app.oro.example",
+    // Production refuses Hardhat's public keys: keys of its own, unused here.
+    CLAIM_SIGNER_PRIVATE_KEY: `0x${"11".repeat(32)}`,
+    PAYOUT_WALLET_PRIVATE_KEY: `0x${"22".repeat(32)}`,
+    WORLD_ID_SIGNING_KEY: `0x${"33".repeat(32)}`,
+    NOTIFICATIONS_TRANSPORT: "outbox",
+  };
+
   it("does not exist in production, even with the outbox transport", async () => {
-    const t = await createTestApp({
-      testDatabase: db,
-      env: {
-        ...DEVELOPMENT_DEFAULTS,
-        NODE_ENV: "production",
-        DATABASE_URL: "postgres://unused",
-        SIWE_DOMAINS: "app.oro.example",
-        // Production refuses Hardhat's public keys: keys of its own, unused here.
-        CLAIM_SIGNER_PRIVATE_KEY: `0x${"11".repeat(32)}`,
-        PAYOUT_WALLET_PRIVATE_KEY: `0x${"22".repeat(32)}`,
-        WORLD_ID_SIGNING_KEY: `0x${"33".repeat(32)}`,
-        NOTIFICATIONS_TRANSPORT: "outbox",
-      },
-    });
+    const t = await createTestApp({ testDatabase: db, env: productionOutbox });
     try {
       const response = await t.app.inject({ method: "GET", url: `/api/dev/notifications?address=${alice}` });
       expect(response.statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("exists in production for a rehearsal on the development chain (ORO_REHEARSAL=true)", async () => {
+    const t = await createTestApp({ testDatabase: db, env: { ...productionOutbox, ORO_REHEARSAL: "true" } });
+    try {
+      const response = await t.app.inject({ method: "GET", url: `/api/dev/notifications?address=${alice}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.json<{ notifications: { message: string }[] }>().notifications.map((n) => n.message)).toEqual(["Your ORO is ready", "受け取れます"]);
     } finally {
       await t.close();
     }

@@ -83,6 +83,18 @@ describe("configuration", () => {
     );
   });
 
+  it("accepts sign-in on the development chain in production only for a rehearsal, which any other chain refuses", () => {
+    expect(loadConfig(productionBase).siwe.chainIds).toEqual([CHAIN_IDS.worldChain]);
+    const rehearsal = loadConfig({ ...productionBase, ORO_REHEARSAL: "true" });
+    expect(rehearsal.rehearsal).toBe(true);
+    expect(rehearsal.siwe.chainIds).toEqual([CHAIN_IDS.worldChain, CHAIN_IDS.development]);
+    expect(() => loadConfig({ ...productionBase, CHAIN_ID: String(CHAIN_IDS.worldChain), ORO_REHEARSAL: "true" })).toThrow(
+      /ORO_REHEARSAL=true is for a rehearsal on the development chain \(CHAIN_ID=31337\) only, refused with CHAIN_ID=480/,
+    );
+    const worldChain = { ...productionBase, CHAIN_ID: String(CHAIN_IDS.worldChain), CLAIM_CONTRACT_ADDRESS: `0x${"44".repeat(20)}` };
+    expect(loadConfig(worldChain).rehearsal).toBe(false);
+  });
+
   it("asks for the portal key and the price source only when they are used", () => {
     const config = loadConfig(productionBase);
     expect(config.notifications).toMatchObject({ transport: "world-app", appId: "app_0123456789abcdef", apiUrl: "https://developer.worldcoin.org" });

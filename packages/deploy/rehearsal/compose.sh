@@ -70,6 +70,7 @@ check_through_caddy() {
   local answer
   answer=$(curl -fsS --max-time 10 "$WEB_URL/api/ready") || { echo "rehearsal: $WEB_URL/api/ready did not answer" >&2; return 1; }
   echo "rehearsal: through Caddy, GET /api/ready: $answer"
-  curl -fsS --max-time 10 "$WEB_URL/" | grep -q '<div id="root"' || { echo "rehearsal: $WEB_URL/ is not the mini app" >&2; return 1; }
+  local page
+  page=$(curl -fsS --max-time 10 "$WEB_URL/") && [[ "$page" == *'<div id="root"'* ]] || { echo "rehearsal: $WEB_URL/ is not the mini app" >&2; return 1; }
   echo "rehearsal: through Caddy, GET / serves the mini app"
 }

@@ -71,7 +71,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 function openPostgres(url: string): Database {
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  // A new connection that takes longer than this fails, so that a request answers 503 soon when PostgreSQL is gone
+  // (a connection to an address that no longer answers would otherwise wait for the kernel's own timeout).
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 3_000 }) });
   return {
     prisma,
     kind: "postgres",

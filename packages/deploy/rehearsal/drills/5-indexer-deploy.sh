@@ -28,7 +28,7 @@ for address in 0x00000000000000000000000000000000000000a1 0x00000000000000000000
 done
 
 started=$(date +%s)
-# The compose project's labels: `compose down --remove-orphans` removes it with the rest of the stack.
+# The compose project's label: down.sh removes it with the rest of the stack.
 "$DOCKER" run -d --init --name "$new" --network "$network" --env-file "$envfile" \
   --label com.docker.compose.project="$COMPOSE_PROJECT" --label com.docker.compose.service=indexer-next \
   "$("$DOCKER" inspect --format '{{.Config.Image}}' "$old")" >/dev/null || { fail "the new indexer did not start"; exit 1; }

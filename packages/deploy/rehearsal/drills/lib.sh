@@ -72,10 +72,16 @@ finish_traffic() {
 # A field of the last traffic summary (node's property path, e.g. failed, byStatus["503"]).
 traffic_field() { node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").at(-1)); console.log(eval("s." + process.argv[2]) ?? 0)' "$TRAFFIC_OUT" "$1"; }
 
-# What the API's data holds, table by table: rows and a digest of their content, to compare before and after.
+# What the API's data holds, table by table: rows and a digest of their content (`data_fingerprint`), or of their
+# keys only (`data_fingerprint keys`: which rows exist, while the workers may update them), to compare before and
+# after.
 data_fingerprint() {
-  local table
+  local table key what
   for table in user referral_code referral referral_reward notification_job notification_preference; do
-    echo "$table $(sql "SELECT count(*) || ' rows, md5 ' || coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '-') FROM \"$table\" t")"
+    key=id
+    [ "$table" != notification_preference ] || key=address
+    what="t::text"
+    [ "${1:-}" != keys ] || what="t.$key"
+    echo "$table $(sql "SELECT count(*) || ' rows, md5 ' || coalesce(md5(string_agg($what, ',' ORDER BY $what)), '-') FROM \"$table\" t")"
   done
 }
