@@ -45,12 +45,13 @@ function taskDurations() {
 }
 
 // The failing tests by name, as their runners printed them (Playwright's ✘, vitest's × and FAIL, mocha's
-// numbered failures), so that the end of CI's output says what failed without scrolling back.
+// numbered failures, the production rehearsal's "not ok - <step>"), so that the end of CI's output says what
+// failed without scrolling back.
 const failureLines = [
   ...new Set(
     text
       .split("\n")
-      .filter((line) => /^(?:\S+:\s+)?\s*(?:✘|×|FAIL\s|\d+\) )/.test(line))
+      .filter((line) => /^(?:\S+:\s+)?\s*(?:✘|×|FAIL\s|\d+\) |not ok - )/.test(line))
       .map((line) => line.trimEnd()),
   ),
 ];
