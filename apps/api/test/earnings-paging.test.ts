@@ -156,6 +156,32 @@ describe("GET /api/referrals/oro-earned, paged", () => {
     }
   });
 
+  it("keeps the totals right as rewards come and go (one row per user, kept by the database's triggers)", async () => {
+    const referrer = await newUser(t.app);
+    const prisma = t.db.database.prisma;
+    const totalsOf = async () => {
+      const page = (await earnedPage(referrer)).json<Page>();
+      return { earned: BigInt(page.totalOroEarnedWei), count: page.usersReferredCount };
+    };
+    const [, autoPaid] = await seedInvites(referrer, [
+      { kind: "claimable-open", updatedAt: new Date(), amountWei: 3n },
+      { kind: "auto-paid", updatedAt: new Date(), amountWei: 5n },
+    ]);
+    expect(await totalsOf()).toEqual({ earned: 8n, count: 2 });
+    // A second statement adds to the same row; a status change (a payout) leaves the totals alone.
+    await seedInvites(referrer, [{ kind: "claimable-open", updatedAt: new Date(), amountWei: 7n }]);
+    const owner = await prisma.user.findUniqueOrThrow({ where: { address: referrer.address } });
+    await prisma.referralReward.updateMany({ where: { beneficiaryId: owner.id }, data: { status: "paid" } });
+    expect(await totalsOf()).toEqual({ earned: 15n, count: 3 });
+    // A reward gone (its referee's account deleted, cascading) is taken off; an amount corrected is followed.
+    if (!autoPaid) throw new Error("two invites were seeded");
+    await prisma.user.delete({ where: { id: autoPaid.refereeId } });
+    expect(await totalsOf()).toEqual({ earned: 10n, count: 2 });
+    const reward = await prisma.referralReward.findFirstOrThrow({ where: { beneficiaryId: owner.id, amountWei: 3 } });
+    await prisma.referralReward.update({ where: { id: reward.id }, data: { amountWei: 4 } });
+    expect(await totalsOf()).toEqual({ earned: 11n, count: 2 });
+  });
+
   it("keeps the spec's fields in the first page, so that a client reading only them still works", async () => {
     const referrer = await newUser(t.app);
     await seedInvites(referrer, [{ kind: "claimable-open", updatedAt: new Date() }]);

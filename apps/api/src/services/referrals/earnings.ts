@@ -65,9 +65,29 @@ export interface EarningsOptions {
   log: FastifyBaseLogger;
 }
 
-type RewardWithReferee = ReferralReward & { referral: { referee: Pick<User, "id" | "username"> } };
+/** The columns of a reward that an answer uses, as the raw reads below name them. */
+type RewardRow = Pick<
+  ReferralReward,
+  "id" | "paymentType" | "amountWei" | "voucherNonce" | "voucherSignature" | "contractAddress" | "status" | "claimedAt" | "updatedAt"
+>;
+type InviteRow = RewardRow & { refereeId: string; refereeUsername: string | null };
 
-const withReferee = { referral: { select: { referee: { select: { id: true, username: true } } } } } as const;
+const rewardColumns = (table: string, prefix = "") =>
+  Prisma.raw(
+    [
+      ["id", "id"],
+      ["payment_type", "paymentType"],
+      ["amount_wei", "amountWei"],
+      ["voucher_nonce", "voucherNonce"],
+      ["voucher_signature", "voucherSignature"],
+      ["contract_address", "contractAddress"],
+      ["status", "status"],
+      ["claimed_at", "claimedAt"],
+      ["updated_at", "updatedAt"],
+    ]
+      .map(([column, field = ""]) => `${table}."${column}" AS "${prefix ? prefix + field.charAt(0).toUpperCase() + field.slice(1) : field}"`)
+      .join(", "),
+  );
 
 /** How many pending referrals an earnings request brings up to date itself (the worker does the rest). */
 const INLINE_ACTIVATIONS = 10;
@@ -92,7 +112,7 @@ export function createReferralEarnings(options: EarningsOptions) {
    * Records vouchers of these rewards that the chain has paid (the indexer's payouts; the contract's bitmap when
    * it is down). Returns whether any changed.
    */
-  async function refreshClaimed(address: Address, rewards: RewardWithReferee[], indexer: IndexerClient, deadline: Deadline): Promise<boolean> {
+  async function refreshClaimed(address: Address, rewards: RewardRow[], indexer: IndexerClient, deadline: Deadline): Promise<boolean> {
     const open = rewards.filter((reward) => reward.claimedAt === null);
     if (open.length === 0) return false;
     let paid: Set<bigint>;
@@ -130,7 +150,7 @@ export function createReferralEarnings(options: EarningsOptions) {
     return changed;
   }
 
-  function present(reward: ReferralReward, beneficiary: User): RefereeReward {
+  function present(reward: RewardRow, beneficiary: User): RefereeReward {
     const base = {
       paymentType: reward.paymentType,
       paymentAmountWei: reward.amountWei.toFixed(),
@@ -148,33 +168,76 @@ export function createReferralEarnings(options: EarningsOptions) {
     };
   }
 
-  /** One more than a page of the user's invites after `after`, in the spec's order, read by keyset on its index. */
-  async function readInvites(user: User, after: InvitesCursor | undefined): Promise<RewardWithReferee[]> {
+  /**
+   * One more than a page of the user's invites after `after`, in the spec's order, read by keyset on its index, with
+   * each invited person's id and name: one query.
+   */
+  async function readInvites(user: User, after: InvitesCursor | undefined): Promise<InviteRow[]> {
     const afterClause = after
       ? Prisma.sql`AND (${INVITE_RANK_SQL}, "updated_at", "id") < (${after.rank}::int, ${after.updatedAt.toISOString()}::timestamp(3), ${after.id}::text)`
       : Prisma.empty;
-    const rows = await prisma.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "referral_reward"
-      WHERE "beneficiary_id" = ${user.id} AND "side" = 'referrer' ${afterClause}
-      ORDER BY ${INVITE_RANK_SQL} DESC, "updated_at" DESC, "id" DESC
-      LIMIT ${Prisma.raw(String(INVITES_PAGE_SIZE + 1))}`;
-    const ids = rows.map((row) => row.id);
-    const found = await prisma.referralReward.findMany({ where: { id: { in: ids } }, include: withReferee });
-    const byId = new Map(found.map((reward) => [reward.id, reward]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    return prisma.$queryRaw<InviteRow[]>`
+      WITH "page" AS (
+        SELECT *, ${INVITE_RANK_SQL} AS "rank" FROM "referral_reward"
+        WHERE "beneficiary_id" = ${user.id} AND "side" = 'referrer' ${afterClause}
+        ORDER BY ${INVITE_RANK_SQL} DESC, "updated_at" DESC, "id" DESC
+        LIMIT ${Prisma.raw(String(INVITES_PAGE_SIZE + 1))})
+      SELECT ${rewardColumns('"page"')}, "referee"."id" AS "refereeId", "referee"."username" AS "refereeUsername"
+      FROM "page" JOIN "referral" ON "referral"."id" = "page"."referral_id" JOIN "user" AS "referee" ON "referee"."id" = "referral"."referee_id"
+      ORDER BY "page"."rank" DESC, "page"."updated_at" DESC, "page"."id" DESC`;
+  }
+
+  /**
+   * What the first lines of the answer need, in one query: the totals (one row that triggers keep, migration
+   * 20261226000000_referral_totals), who referred the user, and the user's own reward as the referee.
+   */
+  async function readHead(user: User): Promise<{ totalWei: bigint; usersReferred: number; referredByUsername: string | null; refereeReward: RewardRow | null }> {
+    // Without a referee reward, its columns are all null.
+    type HeadRow = { earnedWei: Prisma.Decimal | null; invitesPaid: number | null; referredByUsername: string | null } & (
+      | { [K in keyof RewardRow as `reward${Capitalize<K>}`]: RewardRow[K] }
+      | { rewardId: null }
+    );
+    const [row] = await prisma.$queryRaw<HeadRow[]>`
+      SELECT "totals"."earned_wei" AS "earnedWei", "totals"."invites_paid" AS "invitesPaid", "referrer"."username" AS "referredByUsername",
+             ${rewardColumns('"reward"', "reward")}
+      FROM (SELECT ${user.id}::text AS "id") AS "me"
+      LEFT JOIN "referral_totals" AS "totals" ON "totals"."user_id" = "me"."id"
+      LEFT JOIN "referral" ON "referral"."referee_id" = "me"."id"
+      LEFT JOIN "user" AS "referrer" ON "referrer"."id" = "referral"."referrer_id"
+      LEFT JOIN "referral_reward" AS "reward" ON "reward"."beneficiary_id" = "me"."id" AND "reward"."side" = 'referee'`;
+    if (!row) throw new Error("the earnings head query returned no row");
+    const refereeReward: RewardRow | null =
+      row.rewardId === null
+        ? null
+        : {
+            id: row.rewardId,
+            paymentType: row.rewardPaymentType,
+            amountWei: row.rewardAmountWei,
+            voucherNonce: row.rewardVoucherNonce,
+            voucherSignature: row.rewardVoucherSignature,
+            contractAddress: row.rewardContractAddress,
+            status: row.rewardStatus,
+            claimedAt: row.rewardClaimedAt,
+            updatedAt: row.rewardUpdatedAt,
+          };
+    return {
+      totalWei: BigInt(row.earnedWei?.toFixed() ?? "0"),
+      usersReferred: row.invitesPaid ?? 0,
+      referredByUsername: row.referredByUsername,
+      refereeReward,
+    };
   }
 
   /** Brings up to INLINE_ACTIVATIONS of the user's pending referrals up to date (the worker does the rest). */
   async function activatePending(user: User, indexer: IndexerClient, deadline: Deadline): Promise<void> {
-    // Two reads, each on its own index: as referee (one at most), and as referrer, least recently checked first.
-    const asReferee = await prisma.referral.findMany({ where: { status: "pending", refereeId: user.id }, select: { id: true } });
-    const asReferrer = await prisma.referral.findMany({
-      where: { status: "pending", referrerId: user.id },
-      orderBy: [{ lastCheckedAt: { sort: "asc", nulls: "first" } }],
-      take: INLINE_ACTIVATIONS - asReferee.length,
-      select: { id: true },
-    });
-    for (const { id } of [...asReferee, ...asReferrer]) {
+    // One query, two reads each on its own index: as referee (one at most) first, then as referrer, least recently
+    // checked first (referral_pending_referrer_idx).
+    const pending = await prisma.$queryRaw<{ id: string }[]>`
+      (SELECT "id" FROM "referral" WHERE "status" = 'pending' AND "referee_id" = ${user.id})
+      UNION ALL
+      (SELECT "id" FROM "referral" WHERE "status" = 'pending' AND "referrer_id" = ${user.id}
+        ORDER BY "last_checked_at" ASC NULLS FIRST LIMIT ${Prisma.raw(String(INLINE_ACTIVATIONS))})`;
+    for (const { id } of pending.slice(0, INLINE_ACTIVATIONS)) {
       if (deadline.remainingMs() <= 0) break;
       try {
         await options.activation.activate(id, indexer);
@@ -183,23 +246,6 @@ export function createReferralEarnings(options: EarningsOptions) {
         log.error({ err: error, referralId: id }, "referral activation failed");
       }
     }
-  }
-
-  /** ORO earned (both sides) and the number of invites that paid, as one aggregate over the covering index. */
-  async function totals(user: User): Promise<{ totalWei: bigint; usersReferred: number }> {
-    const bySide = await prisma.referralReward.groupBy({
-      by: ["side"],
-      where: { beneficiaryId: user.id },
-      _sum: { amountWei: true },
-      _count: { _all: true },
-    });
-    let totalWei = 0n;
-    let usersReferred = 0;
-    for (const side of bySide) {
-      totalWei += BigInt(side._sum.amountWei?.toFixed() ?? "0");
-      if (side.side === "referrer") usersReferred = side._count._all;
-    }
-    return { totalWei, usersReferred };
   }
 
   async function earnings(user: User, query: EarningsQuery): Promise<Earnings> {
@@ -225,7 +271,8 @@ export function createReferralEarnings(options: EarningsOptions) {
     if (firstPage) await activatePending(user, indexer, deadline);
 
     const address = getAddress(user.address);
-    const refereeReward = await prisma.referralReward.findFirst({ where: { beneficiaryId: user.id, side: "referee" }, include: withReferee });
+    const head = await readHead(user);
+    const { refereeReward } = head;
     let invites = await readInvites(user, after);
     const page = invites.slice(0, INVITES_PAGE_SIZE);
     const changed = await refreshClaimed(address, refereeReward ? [...page, refereeReward] : page, indexer, deadline);
@@ -238,14 +285,12 @@ export function createReferralEarnings(options: EarningsOptions) {
       invites.length > INVITES_PAGE_SIZE && last
         ? encodeInvitesCursor(user.id, { rank: inviteRank(last), updatedAt: last.updatedAt, id: last.id })
         : null;
-    const sums = await totals(user);
-    const asReferee = await prisma.referral.findUnique({ where: { refereeId: user.id }, select: { referrer: { select: { username: true } } } });
     const result: Earnings = {
-      totalOroEarnedWei: sums.totalWei.toString(),
-      usersReferred: shown.map((reward) => ({ userId: reward.referral.referee.id, username: reward.referral.referee.username, ...present(reward, user) })),
+      totalOroEarnedWei: head.totalWei.toString(),
+      usersReferred: shown.map((reward) => ({ userId: reward.refereeId, username: reward.refereeUsername, ...present(reward, user) })),
       rewardForBeingReferee: refereeReward ? present(refereeReward, user) : null,
-      referredByUsername: asReferee?.referrer.username ?? null,
-      usersReferredCount: sums.usersReferred,
+      referredByUsername: head.referredByUsername,
+      usersReferredCount: head.usersReferred,
       nextCursor,
     };
     if (firstPage) cache.set(key, result);
