@@ -92,7 +92,7 @@ describe("the typed API client (@oro/clients) against the running API", () => {
     const email = await user.client.POST("/api/user/email", { params: { query: { userAddress: user.address } }, body: { email: "Ana@Example.com" } });
     expect(email.data?.submitted).toBe(true);
     const rewards = await user.client.GET("/api/user/uno_rewards", { params: { query: { userAddress: user.address } } });
-    expect(rewards.data).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 });
+    expect(rewards.data).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 5 });
 
     const oro = addresses[CHAIN_IDS.development].Oro;
     const prices = await user.client.GET("/api/erc20/token-price", {

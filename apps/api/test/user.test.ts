@@ -52,20 +52,32 @@ describe("GET /api/user/uno_rewards", () => {
   it("is Ineligible below 5 USD of partner swaps, Eligible from 5, Claimed once marked", async () => {
     const user = await newUser(t.app);
     const url = `/api/user/uno_rewards?userAddress=${user.address}`;
-    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 });
+    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 5 });
 
     await importSwapRecords(prisma(), [
       { id: `a-${user.address}`, address: user.address, volumeUsd: "3.5", swappedAt: null },
       { id: `b-${user.address}`, address: user.address, volumeUsd: "1.49", swappedAt: null },
     ]);
-    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 4.99 });
+    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 4.99, minSwapVolumeUsd: 5 });
 
     await importSwapRecords(prisma(), [{ id: `c-${user.address}`, address: user.address, volumeUsd: "0.01", swappedAt: null }]);
-    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Eligible", totalSwapVolumeUsd: 5 });
+    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Eligible", totalSwapVolumeUsd: 5, minSwapVolumeUsd: 5 });
 
     expect(await markSwapRewardClaimed(prisma(), user.address, "paid in batch 1")).toBe(true);
     expect(await markSwapRewardClaimed(prisma(), user.address)).toBe(false);
-    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Claimed", totalSwapVolumeUsd: 5 });
+    expect((await get(url, user)).json()).toEqual({ rewardStatus: "Claimed", totalSwapVolumeUsd: 5, minSwapVolumeUsd: 5 });
+  });
+
+  it("serves the minimum from the API's setting and decides Eligible by it", async () => {
+    const other = await createTestApp({ testDatabase: t.db, indexer: new FakeIndexer(), env: { SWAP_REWARD_MIN_VOLUME_USD: "20", RATE_LIMIT_PER_ADDRESS: "1000" } });
+    try {
+      const user = await newUser(other.app);
+      await importSwapRecords(prisma(), [{ id: `d-${user.address}`, address: user.address, volumeUsd: "12", swappedAt: null }]);
+      const response = await other.app.inject({ method: "GET", url: `/api/user/uno_rewards?userAddress=${user.address}`, headers: bearer(user.token) });
+      expect(response.json()).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 12, minSwapVolumeUsd: 20 });
+    } finally {
+      await other.close();
+    }
   });
 
   it("needs the user's own session", async () => {

@@ -24,5 +24,23 @@ export async function renderApi() {
   }
   const document = JSON.parse(readFileSync(OPENAPI_FILE, "utf8"));
   const ast = await openapiTS(document, { alphabetize: true });
-  return `${HEADER}\n${astToString(ast)}`;
+  return `${HEADER}\n${astToString(ast)}\n${renderEnumValues(document)}`;
+}
+
+/**
+ * The values of a few enums the apps need at run time (openapi-typescript's own `enumValues` does not
+ * type-check on nullable objects): `export const <name> = [...] as const`, from component schema properties.
+ */
+const ENUM_VALUES = [
+  { name: "apiErrorCodeValues", schema: "ErrorResponse", property: "error" },
+  { name: "swapRewardStatusValues", schema: "SwapReward", property: "rewardStatus" },
+  { name: "paymentTypeValues", schema: "RefereeReward", property: "paymentType" },
+];
+
+function renderEnumValues(document) {
+  return ENUM_VALUES.map(({ name, schema, property }) => {
+    const values = document.components?.schemas?.[schema]?.properties?.[property]?.enum;
+    if (!Array.isArray(values)) throw new Error(`${OPENAPI_FILE}: components.schemas.${schema}.properties.${property} has no enum`);
+    return `/** components["schemas"]["${schema}"]["${property}"], every value in the document's order. */\nexport const ${name} = ${JSON.stringify(values)} as const;\n`;
+  }).join("\n");
 }

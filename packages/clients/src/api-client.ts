@@ -1,5 +1,5 @@
 import createClient, { type Client, type ClientOptions } from "openapi-fetch";
-import type { components, paths } from "./generated/api.js";
+import { apiErrorCodeValues, paymentTypeValues, swapRewardStatusValues, type components, type paths } from "./generated/api.js";
 
 export type { components as ApiComponents, paths as ApiPaths } from "./generated/api.js";
 
@@ -8,6 +8,20 @@ export type ApiSchemas = components["schemas"];
 
 /** Every non-2xx answer of the API: a stable code, a message, and for invalid input the field and rule. */
 export type ApiError = components["schemas"]["ErrorResponse"];
+
+/** The stable code of an API error answer (`ApiError["error"]`): one of the API's list. */
+export type ApiErrorCode = ApiError["error"];
+
+/** Every code the API can answer, as its OpenAPI document lists them: a catalogue of messages can be checked against it. */
+export const API_ERROR_CODES: readonly ApiErrorCode[] = apiErrorCodeValues;
+
+export type SwapRewardStatus = ApiSchemas["SwapReward"]["rewardStatus"];
+/** The swap reward's states, as the API answers them. */
+export const SWAP_REWARD_STATUSES: readonly SwapRewardStatus[] = swapRewardStatusValues;
+
+export type PaymentType = ApiSchemas["RefereeReward"]["paymentType"];
+/** How a referral reward is paid (`claimable`: the user claims the voucher; `auto`: the payout worker sends it). */
+export const PAYMENT_TYPES: readonly PaymentType[] = paymentTypeValues;
 
 export interface ApiClientOptions {
   /** The session token from `POST /api/auth/siwe`, sent as a bearer token; a function is asked per request. */

@@ -1,4 +1,62 @@
 /**
+ * Every code the API answers in `{ error, message }`: the one list. The error response schema's `error` is an
+ * enum of it, so the OpenAPI document and the generated client (`ApiErrorCode`) carry it to the web app.
+ */
+export const API_ERROR_CODES = [
+  // any route
+  "VALIDATION_ERROR",
+  "BAD_REQUEST",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+  "NOT_READY",
+  // Fastify's own refusals of a request body, passed on with Fastify's code
+  "FST_ERR_CTP_BODY_TOO_LARGE",
+  "FST_ERR_CTP_INVALID_MEDIA_TYPE",
+  "FST_ERR_CTP_INVALID_CONTENT_LENGTH",
+  "FST_ERR_CTP_EMPTY_JSON_BODY",
+  "FST_ERR_CTP_INVALID_JSON_BODY",
+  // sign-in and signed messages
+  "NONCE_UNKNOWN",
+  "NONCE_USED",
+  "NONCE_EXPIRED",
+  "SIWE_MESSAGE_INVALID",
+  "SIWE_VERSION_INVALID",
+  "SIWE_DOMAIN_MISMATCH",
+  "SIWE_URI_MISMATCH",
+  "SIWE_CHAIN_MISMATCH",
+  "SIWE_ISSUED_AT_INVALID",
+  "SIGNATURE_REQUIRED",
+  "SIGNATURE_INVALID",
+  "CHAIN_UNAVAILABLE",
+  // referrals
+  "REFERRAL_CODE_NOT_FOUND",
+  "REFERRAL_ALREADY_EXISTS",
+  "NO_SELF_REFERRAL",
+  "NOT_ELIGIBLE",
+  "ELIGIBILITY_UNAVAILABLE",
+  // what the indexer or a price source answers
+  "STREAK_UNAVAILABLE",
+  "WORLD_ID_STATUS_UNAVAILABLE",
+  "STATS_UNAVAILABLE",
+  "REMINDER_UNAVAILABLE",
+  "PRICE_UNAVAILABLE",
+  // polls
+  "HUMAN_CHECK_UNAVAILABLE",
+  "NOT_VERIFIED_HUMAN",
+  "POLL_NOT_FOUND",
+  "POLL_CLOSED",
+  "OPTION_NOT_FOUND",
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+export function isApiErrorCode(code: unknown): code is ApiErrorCode {
+  return (API_ERROR_CODES as readonly unknown[]).includes(code);
+}
+
+/**
  * An error a route answers with its own status and a stable code (`{ error: code, message }`), as opposed
  * to a bug (500). Services throw these; the error handler turns them into responses.
  */
@@ -6,7 +64,7 @@ export class ApiError extends Error {
   override name = "ApiError";
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     /** The fields at fault, as a validation error names them (for a 400 decided past the schema). */
     readonly issues?: { field: string; rule: string; message: string }[],

@@ -2,7 +2,7 @@ import fp from "fastify-plugin";
 import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import type { ErrorResponse } from "../schemas/common.js";
-import { ApiError } from "../lib/errors.js";
+import { ApiError, isApiErrorCode } from "../lib/errors.js";
 
 /**
  * One shape for every failure: `{ error, message, issues? }`. Invalid input is a 400 that names each field
@@ -30,9 +30,10 @@ export default fp(
         return reply.status(429).send({ error: "RATE_LIMITED", message: error.message } satisfies ErrorResponse);
       }
       if (status >= 400 && status < 500) {
-        // Fastify's own client errors: a malformed JSON body, an unsupported media type, a body too large.
+        // Fastify's own client errors: a malformed JSON body, an unsupported media type, a body too large. A code
+        // outside the API's list (an aborted upload's, say) is answered as BAD_REQUEST, which the document lists.
         return reply.status(status).send({
-          error: error.code ?? "BAD_REQUEST",
+          error: isApiErrorCode(error.code) ? error.code : "BAD_REQUEST",
           message: error.message,
           issues: [{ field: "body", rule: error.code ?? "invalid", message: error.message }],
         } satisfies ErrorResponse);

@@ -2,6 +2,7 @@ import { EXAMPLE_WALLET_ADDRESS } from "@oro/clients";
 import { isAddress } from "viem";
 import { z } from "zod";
 import { PaymentType } from "../generated/prisma/enums.js";
+import { API_ERROR_CODES } from "../lib/errors.js";
 
 /** A 0x address in any letter case (mixed case must carry a valid EIP-55 checksum), lower-cased. */
 export const addressSchema = z
@@ -49,7 +50,7 @@ export const validationIssueSchema = z.object({
 /** Every answer that is not a success. */
 export const errorResponseSchema = z
   .object({
-    error: z.string().meta({ description: "Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND" }),
+    error: z.enum(API_ERROR_CODES).meta({ description: "Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND" }),
     message: z.string(),
     issues: z.array(validationIssueSchema).optional(),
   })

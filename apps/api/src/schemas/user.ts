@@ -9,6 +9,9 @@ export const swapRewardResponseSchema = z
   .object({
     rewardStatus: z.enum(SWAP_REWARD_STATUSES).meta({ description: "Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid" }),
     totalSwapVolumeUsd: z.number().nonnegative(),
+    minSwapVolumeUsd: z.number().nonnegative().meta({
+      description: "The total swap volume (USD) from which the reward is Eligible: the API's setting, for the progress the app shows",
+    }),
   })
   .meta({ id: "SwapReward" });
 

@@ -2047,8 +2047,11 @@ export interface components {
             submittedAt: string | null;
         };
         ErrorResponse: {
-            /** @description Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND */
-            error: string;
+            /**
+             * @description Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND
+             * @enum {string}
+             */
+            error: "VALIDATION_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "FST_ERR_CTP_BODY_TOO_LARGE" | "FST_ERR_CTP_INVALID_MEDIA_TYPE" | "FST_ERR_CTP_INVALID_CONTENT_LENGTH" | "FST_ERR_CTP_EMPTY_JSON_BODY" | "FST_ERR_CTP_INVALID_JSON_BODY" | "NONCE_UNKNOWN" | "NONCE_USED" | "NONCE_EXPIRED" | "SIWE_MESSAGE_INVALID" | "SIWE_VERSION_INVALID" | "SIWE_DOMAIN_MISMATCH" | "SIWE_URI_MISMATCH" | "SIWE_CHAIN_MISMATCH" | "SIWE_ISSUED_AT_INVALID" | "SIGNATURE_REQUIRED" | "SIGNATURE_INVALID" | "CHAIN_UNAVAILABLE" | "REFERRAL_CODE_NOT_FOUND" | "REFERRAL_ALREADY_EXISTS" | "NO_SELF_REFERRAL" | "NOT_ELIGIBLE" | "ELIGIBILITY_UNAVAILABLE" | "STREAK_UNAVAILABLE" | "WORLD_ID_STATUS_UNAVAILABLE" | "STATS_UNAVAILABLE" | "REMINDER_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "HUMAN_CHECK_UNAVAILABLE" | "NOT_VERIFIED_HUMAN" | "POLL_NOT_FOUND" | "POLL_CLOSED" | "OPTION_NOT_FOUND";
             issues?: {
                 /** @description Where the problem is, e.g. querystring.userAddress */
                 field: string;
@@ -2059,8 +2062,11 @@ export interface components {
             message: string;
         };
         ErrorResponseInput: {
-            /** @description Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND */
-            error: string;
+            /**
+             * @description Stable machine-readable code, e.g. VALIDATION_ERROR or REFERRAL_CODE_NOT_FOUND
+             * @enum {string}
+             */
+            error: "VALIDATION_ERROR" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_READY" | "FST_ERR_CTP_BODY_TOO_LARGE" | "FST_ERR_CTP_INVALID_MEDIA_TYPE" | "FST_ERR_CTP_INVALID_CONTENT_LENGTH" | "FST_ERR_CTP_EMPTY_JSON_BODY" | "FST_ERR_CTP_INVALID_JSON_BODY" | "NONCE_UNKNOWN" | "NONCE_USED" | "NONCE_EXPIRED" | "SIWE_MESSAGE_INVALID" | "SIWE_VERSION_INVALID" | "SIWE_DOMAIN_MISMATCH" | "SIWE_URI_MISMATCH" | "SIWE_CHAIN_MISMATCH" | "SIWE_ISSUED_AT_INVALID" | "SIGNATURE_REQUIRED" | "SIGNATURE_INVALID" | "CHAIN_UNAVAILABLE" | "REFERRAL_CODE_NOT_FOUND" | "REFERRAL_ALREADY_EXISTS" | "NO_SELF_REFERRAL" | "NOT_ELIGIBLE" | "ELIGIBILITY_UNAVAILABLE" | "STREAK_UNAVAILABLE" | "WORLD_ID_STATUS_UNAVAILABLE" | "STATS_UNAVAILABLE" | "REMINDER_UNAVAILABLE" | "PRICE_UNAVAILABLE" | "HUMAN_CHECK_UNAVAILABLE" | "NOT_VERIFIED_HUMAN" | "POLL_NOT_FOUND" | "POLL_CLOSED" | "OPTION_NOT_FOUND";
             issues?: {
                 /** @description Where the problem is, e.g. querystring.userAddress */
                 field: string;
@@ -2407,6 +2413,8 @@ export interface components {
             streakExpiresAt: number | null;
         };
         SwapReward: {
+            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the progress the app shows */
+            minSwapVolumeUsd: number;
             /**
              * @description Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid
              * @enum {string}
@@ -2415,6 +2423,8 @@ export interface components {
             totalSwapVolumeUsd: number;
         };
         SwapRewardInput: {
+            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the progress the app shows */
+            minSwapVolumeUsd: number;
             /**
              * @description Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid
              * @enum {string}
@@ -2545,3 +2555,12 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
+
+/** components["schemas"]["ErrorResponse"]["error"], every value in the document's order. */
+export const apiErrorCodeValues = ["VALIDATION_ERROR","BAD_REQUEST","UNAUTHORIZED","FORBIDDEN","NOT_FOUND","RATE_LIMITED","INTERNAL_ERROR","NOT_READY","FST_ERR_CTP_BODY_TOO_LARGE","FST_ERR_CTP_INVALID_MEDIA_TYPE","FST_ERR_CTP_INVALID_CONTENT_LENGTH","FST_ERR_CTP_EMPTY_JSON_BODY","FST_ERR_CTP_INVALID_JSON_BODY","NONCE_UNKNOWN","NONCE_USED","NONCE_EXPIRED","SIWE_MESSAGE_INVALID","SIWE_VERSION_INVALID","SIWE_DOMAIN_MISMATCH","SIWE_URI_MISMATCH","SIWE_CHAIN_MISMATCH","SIWE_ISSUED_AT_INVALID","SIGNATURE_REQUIRED","SIGNATURE_INVALID","CHAIN_UNAVAILABLE","REFERRAL_CODE_NOT_FOUND","REFERRAL_ALREADY_EXISTS","NO_SELF_REFERRAL","NOT_ELIGIBLE","ELIGIBILITY_UNAVAILABLE","STREAK_UNAVAILABLE","WORLD_ID_STATUS_UNAVAILABLE","STATS_UNAVAILABLE","REMINDER_UNAVAILABLE","PRICE_UNAVAILABLE","HUMAN_CHECK_UNAVAILABLE","NOT_VERIFIED_HUMAN","POLL_NOT_FOUND","POLL_CLOSED","OPTION_NOT_FOUND"] as const;
+
+/** components["schemas"]["SwapReward"]["rewardStatus"], every value in the document's order. */
+export const swapRewardStatusValues = ["Ineligible","Eligible","Claimed"] as const;
+
+/** components["schemas"]["RefereeReward"]["paymentType"], every value in the document's order. */
+export const paymentTypeValues = ["claimable","auto"] as const;

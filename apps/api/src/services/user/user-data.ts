@@ -27,7 +27,7 @@ export function createUserDataService(options: UserDataOptions) {
     return country?.trim().toUpperCase() === "US";
   }
 
-  async function swapReward(address: string): Promise<{ rewardStatus: SwapRewardStatus; totalSwapVolumeUsd: number }> {
+  async function swapReward(address: string): Promise<{ rewardStatus: SwapRewardStatus; totalSwapVolumeUsd: number; minSwapVolumeUsd: number }> {
     const lower = address.toLowerCase();
     const [total, claim] = await Promise.all([
       prisma.partnerSwap.aggregate({ where: { address: lower }, _sum: { volumeUsd: true } }),
@@ -39,7 +39,7 @@ export function createUserDataService(options: UserDataOptions) {
       : totalSwapVolumeUsd >= options.minSwapVolumeUsd
         ? "Eligible"
         : "Ineligible";
-    return { rewardStatus, totalSwapVolumeUsd };
+    return { rewardStatus, totalSwapVolumeUsd, minSwapVolumeUsd: options.minSwapVolumeUsd };
   }
 
   /** Stores (or replaces) the user's one email; it arrives validated and normalised. */
