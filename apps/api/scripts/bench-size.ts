@@ -3,14 +3,13 @@
 // seeded with that many users, half as many payable referrals (two claimable rewards each) and one referrer with a
 // long history (50,000 invites at production size: 2,000,000 users, 1,000,000 referrals), then each hot route runs
 // at 50 connections, cached and uncached, and the p99 of every size is printed side by side. Flat is the goal.
-// The indexer is the benchmarks' fake (its own size is the indexer's benchmark).
+// The indexer is the benchmarks' fake, in a process of its own (its own size is the indexer's benchmark).
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import type { AddressInfo } from "node:net";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { addressOf, databasePrefix, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk } from "./bench-support.js";
+import { addressOf, databasePrefix, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, startFakeIndexer, tokenOf, waitForOk } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
 const sizesIndex = process.argv.indexOf("--sizes");
@@ -37,6 +36,8 @@ interface Route {
 /** The hot routes; users 2..HOT_USERS are referrers with 5 invites, user 1 the referrer with the long history. */
 const ROUTES: Route[] = [
   { name: "streaks/current (cached)", pick: () => ({ path: `/api/streaks/current?userAddress=${addressOf(random(HOT_USERS))}` }) },
+  // Through to the (fake) indexer and into the shared streak cache table: an upsert and a NOTIFY per request.
+  { name: "streaks/current (uncached)", pick: () => ({ path: `/api/streaks/current?userAddress=${addressOf(random(HOT_USERS))}&bypassCache=true` }) },
   {
     name: "referral_codes/for_user",
     pick: () => {
@@ -76,9 +77,7 @@ async function measureSize(users: number): Promise<{ users: number; bigInvites: 
   const referrals = Math.floor(users / 2);
   const bigInvites = Math.min(BIG_REFERRER_INVITES, Math.floor(referrals / 10));
   const scratch = await createScratchDatabase(serverUrl, databasePrefix("oro_api_bench_size"));
-  const indexer = fakeIndexer();
-  indexer.listen(0, "127.0.0.1");
-  await once(indexer, "listening");
+  const indexer = await startFakeIndexer();
   let api: ChildProcess | undefined;
   try {
     const seedSeconds = await seedReferrals(scratch.url, { users, referrals, bigReferrerInvites: bigInvites, sessions: HOT_USERS });
@@ -91,7 +90,7 @@ async function measureSize(users: number): Promise<{ users: number; bigInvites: 
       LOG_LEVEL: "warn",
       WORKERS_ENABLED: "false",
       MIGRATE_ON_START: "false",
-      INDEXER_URL: `http://127.0.0.1:${(indexer.address() as AddressInfo).port}`,
+      INDEXER_URL: indexer.url,
       STREAK_CACHE_TTL: "1h",
       EARNINGS_CACHE_TTL: "1h",
       RATE_LIMIT_PER_IP: "1000000",
@@ -117,7 +116,7 @@ async function measureSize(users: number): Promise<{ users: number; bigInvites: 
       api.kill("SIGTERM");
       await exited;
     }
-    indexer.close();
+    await indexer.stop();
     await scratch.drop();
   }
 }

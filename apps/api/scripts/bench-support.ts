@@ -50,6 +50,23 @@ export function fakeIndexer(): Server {
   });
 }
 
+/** The fake indexer in its own process (scripts/bench-indexer.ts), answering once this resolves; stop() ends it. */
+export async function startFakeIndexer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = start("fake indexer", ["scripts/bench-indexer.ts", String(port)], {});
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(`${url}/stats`, child);
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
 /** Node itself with tsx's loader, so that the PID is the server's own (and it can be profiled). */
 export function start(name: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {

@@ -3,15 +3,14 @@
 // returns a constant (the ceiling) and the hot routes, measured in one run with autocannon on 127.0.0.1.
 // Each route is measured right after a run of the ceiling and compared with it.
 // Needs PostgreSQL (DATABASE_URL): a fresh database is created next to it, seeded with 100,000 users and
-// 50,000 payable referrals, and dropped afterwards. The indexer is a local fake (an HTTP server in this
-// process) that answers like the real one; the API and the ceiling each run as their own Node process.
+// 50,000 payable referrals, and dropped afterwards. The indexer is a local fake (an HTTP server, a process
+// of its own) that answers like the real one; the API and the ceiling each run as their own Node process.
 import type { ChildProcess } from "node:child_process";
-import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { addressOf, databasePrefix, fakeIndexer, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
+import { addressOf, databasePrefix, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, startFakeIndexer, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
 const smoke = process.argv.includes("--smoke");
@@ -45,10 +44,7 @@ async function main(): Promise<void> {
   const scratch = await createScratchDatabase(serverUrl, databasePrefix("oro_api_bench"));
   const url = scratch.url;
 
-  const indexer = fakeIndexer();
-  indexer.listen(0, "127.0.0.1");
-  await once(indexer, "listening");
-  const indexerUrl = `http://127.0.0.1:${(indexer.address() as AddressInfo).port}`;
+  const indexer = await startFakeIndexer();
   const children: ChildProcess[] = [];
   try {
     await seed(url);
@@ -60,7 +56,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: "warn",
       WORKERS_ENABLED: "false",
       MIGRATE_ON_START: "false",
-      INDEXER_URL: indexerUrl,
+      INDEXER_URL: indexer.url,
       // The "cached" measurements must hit the caches the warm-up filled, however long the run takes.
       STREAK_CACHE_TTL: "1h",
       EARNINGS_CACHE_TTL: "1h",
@@ -149,7 +145,7 @@ async function main(): Promise<void> {
     const exited = running.map((child) => once(child, "exit"));
     for (const child of running) child.kill("SIGTERM");
     await Promise.all(exited);
-    indexer.close();
+    await indexer.stop();
     await scratch.drop();
   }
 }

@@ -40,7 +40,7 @@ describe.skipIf(!postgres)("the API benches at their smoke size", () => {
   it("measures the hot routes at two sizes side by side (scripts/bench-size.ts --smoke)", async () => {
     const stdout = await smokeRun("scripts/bench-size.ts");
     expect(stdout).toMatch(/\| route \| 1 k users \| 2 k users \| target \| met \|/);
-    for (const route of ["streaks/current (cached)", "oro-earned (uncached)", "oro-earned, the long-history referrer (second page)"]) {
+    for (const route of ["streaks/current (cached)", "streaks/current (uncached)", "oro-earned (uncached)", "oro-earned, the long-history referrer (second page)"]) {
       expect(stdout).toContain(`| ${route} |`);
     }
     expect(stdout).toMatch(/\| the long-history referrer's first answer, bytes \|/);
