@@ -103,7 +103,7 @@ describe("after a successful claim", () => {
 
   it.each(["Ineligible", "Claimed"] as const)("offers no swap reward when its status is %s", async (rewardStatus) => {
     writeStored("hasSeenNotificationModal", true);
-    await claimSuccessfully({ swapReward: { rewardStatus, totalSwapVolumeUsd: 1 } });
+    await claimSuccessfully({ swapReward: { rewardStatus, totalSwapVolumeUsd: 1, minSwapVolumeUsd: 5 } });
     await flush(6000);
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
@@ -111,7 +111,7 @@ describe("after a successful claim", () => {
   it("shows no email form once an email was submitted, and no reminder modal once it was seen", async () => {
     writeStored("emailSubmitted", true);
     writeStored("hasSeenNotificationModal", true);
-    await claimSuccessfully({ swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 } });
+    await claimSuccessfully({ swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 5 } });
     await flush(5000);
     expect(screen.queryByRole("textbox", { name: "Email" })).not.toBeInTheDocument();
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
@@ -119,7 +119,7 @@ describe("after a successful claim", () => {
 
   it("shows no email form when the API already has the user's email (given on another device), and remembers it", async () => {
     writeStored("hasSeenNotificationModal", true);
-    const app = await claimSuccessfully({ emailSubmitted: true, swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 } });
+    const app = await claimSuccessfully({ emailSubmitted: true, swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 5 } });
     await flush(1000);
     await flush(0);
     expect(names(app)).toContain("getEmailSubmitted");
@@ -128,19 +128,21 @@ describe("after a successful claim", () => {
   });
 
   it.each([
-    [4.99, false],
-    [5, true],
-  ])("an Eligible swap reward at %s USD is a success offered in the modal: %s", async (totalSwapVolumeUsd, offered) => {
+    [4.99, 5, false],
+    [5, 5, true],
+    [5, 10, false],
+    [10, 10, true],
+  ])("an Eligible swap reward at %s USD of a served %s USD minimum is a success offered in the modal: %s", async (totalSwapVolumeUsd, minSwapVolumeUsd, offered) => {
     writeStored("hasSeenNotificationModal", true);
-    await claimSuccessfully({ swapReward: { rewardStatus: "Eligible", totalSwapVolumeUsd } });
+    await claimSuccessfully({ swapReward: { rewardStatus: "Eligible", totalSwapVolumeUsd, minSwapVolumeUsd } });
     await flush(4000);
     await flush(0);
-    if (offered) expect(screen.getByRole("dialog", { name: "You earned a swap reward" })).toHaveTextContent("You swapped $5.00");
+    if (offered) expect(screen.getByRole("dialog", { name: "You earned a swap reward" })).toHaveTextContent(`You swapped $${totalSwapVolumeUsd.toFixed(2)}`);
     else expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 
   it("shows no reminder modal where notifications are not available", async () => {
-    await claimSuccessfully({ notificationsAvailable: false, swapReward: { rewardStatus: "Claimed", totalSwapVolumeUsd: 9 } });
+    await claimSuccessfully({ notificationsAvailable: false, swapReward: { rewardStatus: "Claimed", totalSwapVolumeUsd: 9, minSwapVolumeUsd: 5 } });
     await flush(5000);
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
     expect(readStored("hasSeenNotificationModal")).toBe(false);
@@ -148,7 +150,7 @@ describe("after a successful claim", () => {
 
   it("the email form validates, submits once, and is never shown again", async () => {
     writeStored("hasSeenNotificationModal", true);
-    const app = await claimSuccessfully({ swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 } });
+    const app = await claimSuccessfully({ swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 5 } });
     await flush(1000);
     const input = screen.getByRole("textbox", { name: "Email" });
     fireEvent.change(input, { target: { value: "not-an-email" } });
@@ -163,7 +165,7 @@ describe("after a successful claim", () => {
   });
 
   it("accepting the reminder asks for permission, logs it and schedules the API reminder", async () => {
-    const app = await claimSuccessfully({ swapReward: { rewardStatus: "Claimed", totalSwapVolumeUsd: 9 } });
+    const app = await claimSuccessfully({ swapReward: { rewardStatus: "Claimed", totalSwapVolumeUsd: 9, minSwapVolumeUsd: 5 } });
     await flush(1000);
     await flush(0);
     fireEvent.click(screen.getByRole("button", { name: "Turn on reminders" }));

@@ -137,7 +137,7 @@ describe("API module against the real API", () => {
   });
 
   it("reads the swap reward: no swap volume yet is Ineligible at 0 USD", async () => {
-    expect(await api.getSwapReward(account.address)).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0 });
+    expect(await api.getSwapReward(account.address)).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 5 });
   });
 
   it("reads whether the user is in the US (no country header: false)", async () => {

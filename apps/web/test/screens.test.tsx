@@ -53,7 +53,7 @@ describe("apps", () => {
 
 describe("rewards and the tournament promo (on /apps)", () => {
   it("shows swap progress toward 5 USD, the price card and a swap button", async () => {
-    const app = renderApp({ path: "/apps", signedIn: true, options: { swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 2 } } });
+    const app = renderApp({ path: "/apps", signedIn: true, options: { swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 2, minSwapVolumeUsd: 5 } } });
     const bar = await screen.findByRole("progressbar", { name: "Swap progress" });
     await waitFor(() => expect(bar).toHaveAttribute("aria-valuenow", "40"));
     expect(screen.getByText("$2.00 of $5.00 swapped")).toBeInTheDocument();
@@ -63,10 +63,26 @@ describe("rewards and the tournament promo (on /apps)", () => {
   });
 
   it("shows the success state from 5 USD of swaps", async () => {
-    renderApp({ path: "/apps", signedIn: true, options: { swapReward: { rewardStatus: "Eligible", totalSwapVolumeUsd: 5 } } });
+    renderApp({ path: "/apps", signedIn: true, options: { swapReward: { rewardStatus: "Eligible", totalSwapVolumeUsd: 5, minSwapVolumeUsd: 5 } } });
     expect(await screen.findByRole("heading", { name: "Swap reward unlocked" })).toBeInTheDocument();
     expect(screen.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
     expect(screen.queryByRole("button", { name: "Swap now" })).not.toBeInTheDocument();
+  });
+
+  it("takes the goal from the API's answer: 7 of a served 10 USD is progress, not yet the success", async () => {
+    renderApp({ path: "/apps", signedIn: true, options: { swapReward: { rewardStatus: "Eligible", totalSwapVolumeUsd: 7, minSwapVolumeUsd: 10 } } });
+    const bar = await screen.findByRole("progressbar", { name: "Swap progress" });
+    await waitFor(() => expect(bar).toHaveAttribute("aria-valuenow", "70"));
+    expect(screen.getByText("$7.00 of $10.00 swapped")).toBeInTheDocument();
+    expect(screen.getByText("Swap at least $10.00 in the swap app to earn a bonus.")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Swap reward" })).toBeInTheDocument();
+  });
+
+  it("tells the offer without an amount when signed out (no answer to take the goal from)", async () => {
+    const app = renderApp({ path: "/apps" });
+    expect(await screen.findByText("Swap in the swap app to earn a bonus.")).toBeInTheDocument();
+    expect(screen.queryByRole("progressbar")).not.toBeInTheDocument();
+    expect(app.fakes.calls.some((call) => call.name === "getSwapReward")).toBe(false);
   });
 
   it("counts the days to March 13 from today, with 3 attempts, top 20 and $100 prizes", async () => {

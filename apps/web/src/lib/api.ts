@@ -1,4 +1,4 @@
-import { createApiClient, REFERRAL_APP, twoLetterCodeOf, type ApiError, type ApiPaths, type ApiSchemas } from "@oro/clients";
+import { createApiClient, PAYMENT_TYPES, REFERRAL_APP, twoLetterCodeOf, type ApiError, type ApiPaths, type ApiSchemas, type PaymentType } from "@oro/clients";
 import type { Address } from "viem";
 import type { SignedWorldIdRequest, WorldIdRequestKind } from "./world-app/verify";
 
@@ -22,29 +22,14 @@ export type StreakData = Pick<ApiSchemas["Streak"], "currentStreak"> & Partial<P
 
 export type TokenPrice = ApiSchemas["TokenPrice"];
 
+/** The swap reward's status, the swaps so far and the minimum that earns it (the API's setting), in USD. */
 export type SwapReward = ApiSchemas["SwapReward"];
-export type SwapRewardStatus = SwapReward["rewardStatus"];
-/** The swap reward's statuses by name; `satisfies` keeps each value one the API's schema has. */
-export const SWAP_REWARD_STATUSES = { ineligible: "Ineligible", eligible: "Eligible", claimed: "Claimed" } as const satisfies Record<string, SwapRewardStatus>;
 
 /** Whether the user may still accept an invite code, decided per human by the API (`GET /api/referrals/eligibility`). */
 export type ReferralEligibility = ApiSchemas["ReferralEligibility"];
 export type ReferralEligibilityReason = ReferralEligibility["reason"];
 /** What the sharer and the invited person each earn, as bigint wei. */
 export type ReferralProgramme = Record<keyof ApiSchemas["ReferralProgramme"], bigint>;
-
-export type PaymentType = ApiSchemas["RefereeReward"]["paymentType"];
-/**
- * `list` as given when it names every member of the union T and nothing else; a member the schema adds and the list
- * lacks fails typecheck. For the runtime lists of the schema's enums (the generated client has types only).
- */
-const everyMemberOf =
-  <T extends string>() =>
-  <const List extends readonly T[]>(list: List & ([Exclude<T, List[number]>] extends [never] ? unknown : { missing: Exclude<T, List[number]> })): List =>
-    list;
-
-/** The payment types of a referral reward: any other value in an answer is refused ('Invalid payment type'). */
-export const PAYMENT_TYPES = everyMemberOf<PaymentType>()(["claimable", "auto"]);
 
 export class InvalidPaymentTypeError extends Error {
   override readonly name = "InvalidPaymentTypeError";
@@ -161,6 +146,7 @@ function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T
   );
 }
 
+/** A payment type the API's schema lists (PAYMENT_TYPES of @oro/clients); any other value is refused ('Invalid payment type'). */
 function toPaymentType(value: unknown): PaymentType {
   if (!(PAYMENT_TYPES as readonly unknown[]).includes(value)) throw new InvalidPaymentTypeError();
   return value as PaymentType;
@@ -235,8 +221,8 @@ export function createOroApi(options: ApiOptions): OroApi {
       return unwrap(await client.GET("/api/user/is-in-us", { params: { query: { userAddress } } })).isInUS;
     },
     async getSwapReward(userAddress) {
-      const { rewardStatus, totalSwapVolumeUsd } = unwrap(await client.GET("/api/user/uno_rewards", { params: { query: { userAddress } } }));
-      return { rewardStatus, totalSwapVolumeUsd };
+      const { rewardStatus, totalSwapVolumeUsd, minSwapVolumeUsd } = unwrap(await client.GET("/api/user/uno_rewards", { params: { query: { userAddress } } }));
+      return { rewardStatus, totalSwapVolumeUsd, minSwapVolumeUsd };
     },
     async submitEmail(userAddress, email) {
       unwrap(await client.POST("/api/user/email", { params: { query: { userAddress } }, body: { email } }));

@@ -41,7 +41,7 @@ const swap = params.get("swap");
 const voteError = params.get("voteError");
 const fakes = createFakes({
   ...scenario?.options,
-  ...(swap === null ? {} : { swapReward: { rewardStatus: Number(swap) >= 5 ? "Eligible" : "Ineligible", totalSwapVolumeUsd: Number(swap) } }),
+  ...(swap === null ? {} : { swapReward: { rewardStatus: Number(swap) >= 5 ? "Eligible" : "Ineligible", totalSwapVolumeUsd: Number(swap), minSwapVolumeUsd: 5 } }),
   ...(voteError === null ? {} : { voteError }),
 });
 Object.assign(window, { __oroFakes: fakes });

@@ -70,7 +70,7 @@ export function PollCard({ poll, onVote, pendingOptionId, error }: PollCardProps
       </p>
       {error && (
         <p className="field-error" role="alert">
-          {t(`polls.errors.${error}`)}
+          {t(error)}
         </p>
       )}
     </article>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Address } from "viem";
 import { ApiRequestError, type Poll } from "../../lib/api";
+import { apiErrorMessageKey, type ApiErrorMessageKey } from "../../lib/api-errors";
 import { useServices } from "../../lib/services";
 
 export const pollsKey = (locale: string, address: Address | null) => ["polls", locale, address] as const;
@@ -11,13 +12,13 @@ export function usePolls(locale: string, address: Address | null) {
   return useQuery({ queryKey: pollsKey(locale, address), queryFn: () => api.getPolls(locale) });
 }
 
-/** The vote errors the screen names; anything else is the generic message. */
-export const VOTE_ERRORS = ["POLL_CLOSED", "OPTION_NOT_FOUND", "POLL_NOT_FOUND", "NOT_VERIFIED_HUMAN"] as const;
-export type VoteError = (typeof VOTE_ERRORS)[number] | "UNKNOWN";
+export const UNKNOWN_VOTE_ERROR = "polls.errors.UNKNOWN";
+/** The i18n key of a failed vote's text. */
+export type VoteError = ApiErrorMessageKey | typeof UNKNOWN_VOTE_ERROR;
 
+/** The error catalogue's text for the API's refusal (a closed poll, a gone option...), else the generic message. */
 export function voteErrorOf(error: unknown): VoteError {
-  const code = error instanceof ApiRequestError ? error.code : "";
-  return (VOTE_ERRORS as readonly string[]).includes(code) ? (code as VoteError) : "UNKNOWN";
+  return apiErrorMessageKey(error) ?? UNKNOWN_VOTE_ERROR;
 }
 
 /** Votes, or changes the vote; the answer (the poll with its new counts) replaces the poll in the list. */
@@ -34,7 +35,7 @@ export function useVote(locale: string, address: Address | null) {
     },
     onError: (error) => {
       // A poll that closed (or changed) meanwhile: show it as the API has it now.
-      if (voteErrorOf(error) !== "UNKNOWN") void queryClient.invalidateQueries({ queryKey: pollsKey(locale, address) });
+      if (voteErrorOf(error) !== UNKNOWN_VOTE_ERROR) void queryClient.invalidateQueries({ queryKey: pollsKey(locale, address) });
     },
   });
 }

@@ -5,19 +5,20 @@ import { env } from "../../env";
 import { formatUsd } from "../../lib/format";
 import { useServices } from "../../lib/services";
 import { PriceCard } from "../price";
-import { isSwapRewardSuccess, SWAP_REWARD_MIN_VOLUME_USD, useSwapReward } from "./use-swap-reward";
-import { SignInButton } from "../session";
-import { useSession } from "../session";
+import { SignInButton, useSession } from "../session";
+import { isSwapRewardSuccess, useSwapReward } from "./use-swap-reward";
 import "./rewards.css";
 
-/** Swaps made so far as a share of the 5 USD that earns the reward (0..1). */
-export function swapProgress(totalSwapVolumeUsd: number): number {
-  return Math.min(1, Math.max(0, totalSwapVolumeUsd / SWAP_REWARD_MIN_VOLUME_USD));
+/** Swaps made so far as a share of the minimum that earns the reward (0..1); 0 while the minimum is not known. */
+export function swapProgress(totalSwapVolumeUsd: number, minSwapVolumeUsd: number | undefined): number {
+  if (minSwapVolumeUsd === undefined) return 0;
+  return Math.min(1, Math.max(0, totalSwapVolumeUsd / minSwapVolumeUsd));
 }
 
 /**
- * The swap offer: progress toward 5 USD of swaps in the partner swap app (from uno_rewards), the token price
- * card with its swap button, and the success state once the swaps reach 5 USD.
+ * The swap offer: progress toward the minimum swap volume in the partner swap app (both from uno_rewards: the
+ * minimum is the API's setting), the token price card with its swap button, and the success state once reached.
+ * Signed out there is no answer, so the offer is told without the amount.
  */
 export function RewardsCard() {
   const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
@@ -25,10 +26,12 @@ export function RewardsCard() {
   const user = useSession();
   const reward = useSwapReward(user?.address ?? null);
   const locale = i18n.resolvedLanguage ?? "en";
-  const goal = formatUsd(SWAP_REWARD_MIN_VOLUME_USD, locale);
+  const minimum = reward.data?.minSwapVolumeUsd;
+  const goal = minimum === undefined ? null : formatUsd(minimum, locale);
   const volume = reward.data?.totalSwapVolumeUsd ?? 0;
   const success = isSwapRewardSuccess(reward.data);
-  const percent = Math.round(swapProgress(volume) * 100);
+  const percent = Math.round(swapProgress(volume, minimum) * 100);
+  const progress = goal === null ? t("common.loading") : t("rewards.progress", { volume: formatUsd(volume, locale), goal });
 
   return (
     <section className={`card rewards${success ? " rewards--success" : ""}`} aria-labelledby="rewards-title" data-state={success ? "success" : "progress"}>
@@ -38,7 +41,7 @@ export function RewardsCard() {
           {success ? t("rewards.successTitle") : t("rewards.title")}
         </h2>
       </div>
-      <p className="rewards__body">{success ? t("rewards.successBody", { goal }) : t("rewards.body", { goal })}</p>
+      <p className="rewards__body">{success ? t("rewards.successBody", { goal }) : goal === null ? t("rewards.bodyNoGoal") : t("rewards.body", { goal })}</p>
       {user ? (
         reward.isError ? (
           <p className="rewards__body is-muted">{t("rewards.unavailable")}</p>
@@ -51,12 +54,12 @@ export function RewardsCard() {
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={percent}
-              aria-valuetext={t("rewards.progress", { volume: formatUsd(volume, locale), goal })}
+              aria-valuetext={progress}
             >
               <span className="rewards__fill" style={{ width: `${percent}%` }} />
             </div>
             <p className="rewards__progress">
-              {reward.isPending ? t("common.loading") : t("rewards.progress", { volume: formatUsd(volume, locale), goal })}
+              {progress}
             </p>
           </>
         )

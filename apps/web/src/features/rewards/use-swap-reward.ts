@@ -1,21 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Address } from "viem";
-import { SWAP_REWARD_STATUSES, type SwapReward } from "../../lib/api";
+import type { SwapReward } from "../../lib/api";
 import { useServices } from "../../lib/services";
 
 export const swapRewardKey = (address: Address | null) => ["swap-reward", address] as const;
 
-/** A swap reward counts as a success from this total swap volume on (spec section 5). */
-export const SWAP_REWARD_MIN_VOLUME_USD = 5;
-
+/** A swap reward counts as a success from the minimum swap volume the API serves (its setting) on. */
 export function isSwapRewardSuccess(reward: SwapReward | null | undefined): boolean {
-  return reward != null && reward.totalSwapVolumeUsd >= SWAP_REWARD_MIN_VOLUME_USD;
+  return reward != null && reward.totalSwapVolumeUsd >= reward.minSwapVolumeUsd;
 }
 
 /** The swap-reward modal is offered for a success unless the reward is Ineligible or already Claimed. */
 export function shouldOfferSwapReward(reward: SwapReward | null | undefined): reward is SwapReward {
   if (!reward || !isSwapRewardSuccess(reward)) return false;
-  return reward.rewardStatus !== SWAP_REWARD_STATUSES.ineligible && reward.rewardStatus !== SWAP_REWARD_STATUSES.claimed;
+  return reward.rewardStatus !== "Ineligible" && reward.rewardStatus !== "Claimed";
 }
 
 export function useSwapReward(address: Address | null) {
