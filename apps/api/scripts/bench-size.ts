@@ -6,6 +6,7 @@
 // The indexer is the benchmarks' fake, in a process of its own (its own size is the indexer's benchmark).
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { loadavg } from "node:os";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
@@ -73,7 +74,24 @@ const ROUTES: Route[] = [
   { name: "erc20/token-price", pick: () => ({ path: `/api/erc20/token-price?tokenAddresses=${oro}` }) },
 ];
 
-async function measureSize(users: number): Promise<{ users: number; bigInvites: number; seedSeconds: number; answerBytes: number; results: Measure[] }> {
+interface SizeRun {
+  users: number;
+  bigInvites: number;
+  seedSeconds: number;
+  answerBytes: number;
+  results: Measure[];
+  /** A bare Fastify route measured right before this size's routes, and the 1-minute load average around them. */
+  ceiling: Measure;
+  load: [number, number];
+}
+
+// The shared machine's load comes and goes: each size also measures the bare route, so that a slow column can be
+// told from a busy moment.
+const ceilingPort = await freePort();
+const ceilingProcess = start("ceiling", ["scripts/bench-ceiling.ts", String(ceilingPort)], {});
+await waitForOk(`http://127.0.0.1:${ceilingPort}/`, ceilingProcess);
+
+async function measureSize(users: number): Promise<SizeRun> {
   const referrals = Math.floor(users / 2);
   const bigInvites = Math.min(BIG_REFERRER_INVITES, Math.floor(referrals / 10));
   const scratch = await createScratchDatabase(serverUrl, databasePrefix("oro_api_bench_size"));
@@ -107,9 +125,11 @@ async function measureSize(users: number): Promise<{ users: number; bigInvites: 
     const first = await fetch(`${base}/api/referrals/oro-earned?userAddress=${addressOf(1)}&forceBustCache=true`, { headers: session(1) });
     const firstText = await first.text();
     const nextCursor = (JSON.parse(firstText) as { nextCursor?: string | null }).nextCursor ?? null;
+    const loadBefore = loadavg()[0] ?? 0;
+    const ceiling = await measureRoute("bare Fastify route (ceiling)", `http://127.0.0.1:${ceilingPort}`, () => ({ path: "/" }), { connections, durationS });
     const results: Measure[] = [];
     for (const route of ROUTES) results.push(await measureRoute(route.name, base, () => route.pick(nextCursor), { connections, durationS }));
-    return { users, bigInvites, seedSeconds, answerBytes: Buffer.byteLength(firstText), results };
+    return { users, bigInvites, seedSeconds, answerBytes: Buffer.byteLength(firstText), results, ceiling, load: [loadBefore, loadavg()[0] ?? 0] };
   } finally {
     if (api && api.exitCode === null && api.signalCode === null) {
       const exited = once(api, "exit");
@@ -121,8 +141,14 @@ async function measureSize(users: number): Promise<{ users: number; bigInvites: 
   }
 }
 
-const runs = [];
-for (const users of SIZES) runs.push(await measureSize(users));
+const runs: SizeRun[] = [];
+try {
+  for (const users of SIZES) runs.push(await measureSize(users));
+} finally {
+  const exited = once(ceilingProcess, "exit");
+  ceilingProcess.kill("SIGTERM");
+  await exited;
+}
 
 const label = (users: number) => (users >= 1_000_000 ? `${users / 1_000_000} M` : `${users / 1_000} k`);
 console.log(`\np99 (p50) in ms at ${connections} connections, ${durationS} s per route, by users in the database${smoke ? " (smoke size: figures meaningless)" : ""}`);
@@ -148,6 +174,8 @@ for (const [index, route] of ROUTES.entries()) {
     met,
   });
 }
+console.log(`| bare Fastify route (ceiling), same moment | ${runs.map((run) => `${run.ceiling.p99} (${run.ceiling.p50}), ${Math.round(run.ceiling.requests).toLocaleString("en")} req/s`).join(" | ")} | | |`);
+console.log(`| load average (1 min), before and after | ${runs.map((run) => `${run.load[0].toFixed(1)}, ${run.load[1].toFixed(1)}`).join(" | ")} | | |`);
 console.log(`| the long-history referrer's first answer, bytes | ${runs.map((run) => `${run.answerBytes.toLocaleString("en")} (${run.bigInvites.toLocaleString("en")} invites)`).join(" | ")} | one page | |`);
 console.log(`| seed time, s | ${runs.map((run) => run.seedSeconds.toFixed(0)).join(" | ")} | | |`);
 if (runs.some((run) => run.results.some((result) => result.errors > 0))) process.exitCode = 1;

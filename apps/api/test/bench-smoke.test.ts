@@ -44,5 +44,7 @@ describe.skipIf(!postgres)("the API benches at their smoke size", () => {
       expect(stdout).toContain(`| ${route} |`);
     }
     expect(stdout).toMatch(/\| the long-history referrer's first answer, bytes \|/);
+    expect(stdout).toMatch(/\| bare Fastify route \(ceiling\), same moment \| \d+ \(\d+\), [\d,]+ req\/s \| \d+ \(\d+\)/);
+    expect(stdout).toMatch(/\| load average \(1 min\), before and after \| [\d.]+, [\d.]+ \|/);
   }, 300_000);
 });
