@@ -226,6 +226,29 @@ export function devEnrolmentProofs(
 
 // ------------------------------------------------ IDKit 4 results → the contract's proofs
 
+/** A nullifier hash in the one text form the indexer and the API store and answer: 0x plus 64 lower-case hex digits. */
+export function nullifierHashToHex(nullifierHash: bigint | Hex): Hex {
+  return toHex(BigInt(nullifierHash), { size: 32 });
+}
+
+/**
+ * Which IDKit request the API signs: the 3.0 claim action, World ID 4.0's enrolment action, or a session proof
+ * (IDKit's createSession/proveSession, whose signature covers no action).
+ */
+export const WORLD_ID_REQUEST_KINDS = ["claim", "enrolment", "session"] as const;
+export type WorldIdRequestKind = (typeof WORLD_ID_REQUEST_KINDS)[number];
+
+/** The request context IDKit 4 takes as `rp_context`, as the API signs it: who asks (the relying party), and until when. */
+export interface SignedWorldIdRequest {
+  rp_id: string;
+  nonce: string;
+  created_at: number;
+  expires_at: number;
+  signature: string;
+  /** The action the signature covers; null for a session request. */
+  action: string | null;
+}
+
 /** A 4.0 uniqueness response item as IDKit 4 returns it (`ResponseItemV4`). */
 export interface IdkitUniquenessItem {
   nullifier: string;

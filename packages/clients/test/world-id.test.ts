@@ -14,6 +14,7 @@ import {
   sessionSeedOf,
   signalHashOf,
   uniquenessProofFromIdkit,
+  nullifierHashToHex,
 } from "../src/index.js";
 
 const ALICE = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -33,6 +34,15 @@ describe("World ID hashing", () => {
     expect(base < FIELD_BOUND).toBe(true);
     expect(externalNullifierHashOf("app_other", "claim-tokens-action")).not.toBe(base);
     expect(externalNullifierHashOf("app_staging_oro_local", "another-action")).not.toBe(base);
+  });
+});
+
+describe("nullifierHashToHex", () => {
+  it("writes a nullifier hash, from a bigint or any hex, as 0x plus 64 lower-case hex digits", () => {
+    expect(nullifierHashToHex(255n)).toBe(`0x${"0".repeat(62)}ff`);
+    expect(nullifierHashToHex("0xABCDEF")).toBe(`0x${"0".repeat(58)}abcdef`);
+    expect(nullifierHashToHex(2n ** 256n - 1n)).toBe(`0x${"f".repeat(64)}`);
+    expect(() => nullifierHashToHex(2n ** 256n)).toThrow();
   });
 });
 

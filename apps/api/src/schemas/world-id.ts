@@ -1,6 +1,6 @@
+import { WORLD_ID_REQUEST_KINDS } from "@oro/clients";
 import { z } from "zod";
 import { userAddressQuery } from "./common.js";
-import { WORLD_ID_REQUEST_KINDS } from "../services/world-id/world-id.js";
 
 const worldIdRequestKind = z.enum(WORLD_ID_REQUEST_KINDS).meta({
   description: "claim (the default): the 3.0 claim action; enrolment: World ID 4.0's enrolment action; session: a session proof (no action)",

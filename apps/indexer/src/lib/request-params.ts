@@ -1,4 +1,5 @@
-import { isAddress, toHex, type Address, type Hex } from "viem";
+import { nullifierHashToHex } from "@oro/clients";
+import { isAddress, type Address, type Hex } from "viem";
 import type { ClaimsOrder } from "../api/types";
 
 /** A parsed request parameter, or the one-line reason it was refused (answered with 400). */
@@ -54,10 +55,8 @@ export function parseNullifierHash(raw: string): Parsed<Hex> {
   return { ok: true, value: nullifierHashToHex(value) };
 }
 
-/** The stored form of a nullifier hash: 0x plus 64 lower-case hex digits. */
-export function nullifierHashToHex(nullifierHash: bigint): Hex {
-  return toHex(nullifierHash, { size: 32 });
-}
+/** The stored form of a nullifier hash (0x plus 64 lower-case hex digits), the API's too. */
+export { nullifierHashToHex };
 
 /** A voucher nonce: a decimal uint256. */
 export function parseNonce(raw: string): Parsed<bigint> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { toHex, type Address, type Hex } from "viem";
+import { nullifierHashToHex } from "@oro/clients";
+import type { Address, Hex } from "viem";
 
 /**
  * What the API needs from the indexer (apps/indexer's HTTP API). Everything on-chain the referral
@@ -104,11 +105,6 @@ const nonceResponse = z.object({ claimed: z.boolean() });
 /** The indexer's page size limit for listings. */
 export const INDEXER_MAX_LIMIT = 100;
 
-/** Nullifier hashes are compared in the indexer's form: 0x plus 64 lower-case hex digits. */
-export function normaliseNullifierHash(value: Hex | bigint): Hex {
-  return toHex(BigInt(value), { size: 32 });
-}
-
 export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: number }): IndexerClient {
   const base = options.baseUrl.replace(/\/+$/, "");
 
@@ -152,7 +148,7 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
       return { holders, totalSupply, lastEventAt };
     },
     human(nullifierHash) {
-      return get(`/humans/${normaliseNullifierHash(nullifierHash)}`, humanSchema);
+      return get(`/humans/${nullifierHashToHex(nullifierHash)}`, humanSchema);
     },
     async payouts(account, limit) {
       const body = await get(`/referral-payouts/${account.toLowerCase()}?limit=${limit}`, payoutsResponse);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Prisma, PrismaClient, User } from "../../generated/prisma/client.js";
 import { ApiError, isUniqueViolation } from "../../lib/errors.js";
-import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer/index.js";
+import { nullifierHashToHex } from "@oro/clients";
+import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
 import { firstMintFromIndexer, humanBehindWallet } from "../referrals/index.js";
 import { LOCALES, localised, type Locale } from "../../lib/locales.js";
 import { TtlCache } from "../../lib/ttl-cache.js";
@@ -96,7 +97,7 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
     const ids = polls.map((poll) => poll.id);
     const votesOf = await voteCounts(polls);
     // The caller's vote is their human's, cast from whichever of their wallets.
-    const human = user?.nullifierHash ? normaliseNullifierHash(BigInt(user.nullifierHash)) : undefined;
+    const human = user?.nullifierHash ? nullifierHashToHex(BigInt(user.nullifierHash)) : undefined;
     const mine = user
       ? await prisma.pollVote.findMany({
           where: { pollId: { in: ids }, OR: [{ userId: user.id }, ...(human ? [{ nullifierHash: human }] : [])] },

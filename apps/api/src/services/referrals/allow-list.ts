@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { getAddress, isAddress, type Hex } from "viem";
 import type { PrismaClient, ReferralAllowList } from "../../generated/prisma/client.js";
 import { isUniqueViolation } from "../../lib/errors.js";
-import { IndexerUnavailableError, normaliseNullifierHash, type IndexerClient } from "../indexer/index.js";
+import { nullifierHashToHex } from "@oro/clients";
+import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
 import { humanBehindWallet } from "./humans.js";
 
 export type AllowListEntry = ReferralAllowList;
@@ -25,7 +26,7 @@ const HUMAN_DECIMAL = /^\d{1,78}$/;
 /** A human: a World ID nullifier hash as 0x and 64 hex digits, or in decimal; kept as referrals keep it. */
 export function parseHuman(text: string): Hex {
   const value = text.trim();
-  if (HUMAN_HEX.test(value) || (HUMAN_DECIMAL.test(value) && BigInt(value) < 2n ** 256n)) return normaliseNullifierHash(BigInt(value));
+  if (HUMAN_HEX.test(value) || (HUMAN_DECIMAL.test(value) && BigInt(value) < 2n ** 256n)) return nullifierHashToHex(BigInt(value));
   throw new AllowListInputError(`"${text}" is not a nullifier hash (0x and 64 hex digits, or decimal)`);
 }
 
@@ -103,7 +104,7 @@ export function createAllowList(prisma: PrismaClient, log?: Pick<FastifyBaseLogg
         if (user) human = await humanBehindWallet(prisma, user, firstMint);
         else {
           const mint = await firstMint();
-          human = mint ? normaliseNullifierHash(BigInt(mint.nullifierHash)) : null;
+          human = mint ? nullifierHashToHex(BigInt(mint.nullifierHash)) : null;
         }
       } catch (error) {
         if (!(error instanceof IndexerUnavailableError)) throw error;

@@ -1,6 +1,7 @@
 import { getAddress, type Hex } from "viem";
 import type { PrismaClient, User } from "../../generated/prisma/client.js";
-import { normaliseNullifierHash, type IndexedClaim, type IndexerClient } from "../indexer/index.js";
+import { nullifierHashToHex } from "@oro/clients";
+import { type IndexedClaim, type IndexerClient } from "../indexer/index.js";
 
 /** The humans behind one wallet, as far as the chain tells: who minted to it, and who minted first. */
 export interface WalletHumans {
@@ -20,16 +21,16 @@ export interface ListedMint {
  */
 export async function humansOfWallet(indexer: IndexerClient, user: User): Promise<WalletHumans> {
   const humans = new Set<Hex>();
-  if (user.nullifierHash) humans.add(normaliseNullifierHash(BigInt(user.nullifierHash)));
+  if (user.nullifierHash) humans.add(nullifierHashToHex(BigInt(user.nullifierHash)));
   const address = getAddress(user.address);
   const [minters, firstMint] = await Promise.all([indexer.humansOf(address), indexer.firstClaim(address)]);
-  for (const human of minters) humans.add(normaliseNullifierHash(human));
+  for (const human of minters) humans.add(nullifierHashToHex(human));
   return { humans, firstMint };
 }
 
 /** The human the API remembers for `user`, or null. */
 export function rememberedHuman(user: User): Hex | null {
-  return user.nullifierHash ? normaliseNullifierHash(BigInt(user.nullifierHash)) : null;
+  return user.nullifierHash ? nullifierHashToHex(BigInt(user.nullifierHash)) : null;
 }
 
 /**
@@ -48,7 +49,7 @@ export async function rememberHuman(prisma: PrismaClient, user: User, human: Hex
   }
   const stored = await prisma.user.findUnique({ where: { id: user.id }, select: { nullifierHash: true } });
   user.nullifierHash = stored?.nullifierHash ?? decimal;
-  return normaliseNullifierHash(BigInt(user.nullifierHash));
+  return nullifierHashToHex(BigInt(user.nullifierHash));
 }
 
 /**
@@ -64,7 +65,7 @@ export async function humanBehindWallet(prisma: PrismaClient, user: User, firstM
   if (remembered) return remembered;
   const mint = await firstMint();
   if (!mint) return null;
-  return rememberHuman(prisma, user, normaliseNullifierHash(BigInt(mint.nullifierHash)));
+  return rememberHuman(prisma, user, nullifierHashToHex(BigInt(mint.nullifierHash)));
 }
 
 /** The first mint `user`'s wallet ever received, asked of the indexer (oldest first, no cache). */
@@ -74,7 +75,7 @@ export function firstMintFromIndexer(indexer: IndexerClient, user: User): Promis
 
 /** When `human` first minted, to any wallet (unix seconds), or null. The claim's own count can spare a request. */
 export async function firstMintOfHuman(indexer: IndexerClient, human: Hex, knownMint: IndexedClaim | undefined): Promise<number | null> {
-  if (knownMint && knownMint.numOfMints === 1 && normaliseNullifierHash(knownMint.nullifierHash) === human) return knownMint.timestamp;
+  if (knownMint && knownMint.numOfMints === 1 && nullifierHashToHex(knownMint.nullifierHash) === human) return knownMint.timestamp;
   const record = await indexer.human(human);
   return record.hasMinted ? record.firstMintedAt : null;
 }

@@ -1,22 +1,5 @@
+import type { SignedWorldIdRequest, WorldIdRequestKind } from "@oro/clients";
 import { signRequest } from "@worldcoin/idkit-core/signing";
-
-/**
- * Which IDKit request is signed: the 3.0 claim action, World ID 4.0's enrolment action, or a session proof (IDKit's
- * createSession/proveSession, whose signature covers no action).
- */
-export const WORLD_ID_REQUEST_KINDS = ["claim", "enrolment", "session"] as const;
-export type WorldIdRequestKind = (typeof WORLD_ID_REQUEST_KINDS)[number];
-
-/** The request context IDKit 4 takes as `rp_context`: who asks (the relying party), signed, and until when. */
-export interface SignedWorldIdRequest {
-  rp_id: string;
-  nonce: string;
-  created_at: number;
-  expires_at: number;
-  signature: string;
-  /** The action the signature covers; null for a session request. */
-  action: string | null;
-}
 
 export interface WorldIdOptions {
   rpId: string;
