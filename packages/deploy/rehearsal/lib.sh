@@ -68,6 +68,8 @@ ensure_dockerd() {
 # Stops the dockerd this script started (by its PID), unless ORO_KEEP_DOCKERD=1.
 stop_dockerd() {
   [ -n "$STARTED_DOCKERD_PID" ] || return 0
+  # Already stopped (down.sh stops the engine it finds in the pidfile, then rehearse.sh's trap comes here).
+  kill -0 "$STARTED_DOCKERD_PID" 2>/dev/null || { STARTED_DOCKERD_PID=""; return 0; }
   if [ "${ORO_KEEP_DOCKERD:-0}" = 1 ]; then
     log "leaving dockerd (pid $STARTED_DOCKERD_PID) running at $DOCKER_HOST (ORO_KEEP_DOCKERD=1)"
     return 0

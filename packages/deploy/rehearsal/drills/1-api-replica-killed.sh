@@ -19,10 +19,13 @@ ready_out=$TRAFFIC_OUT ready_pid=$TRAFFIC_PID
 start_traffic "$WEB_URL/api/streaks/current?userAddress=$PROBE_ADDRESS" 40 2 10000 100
 sleep 10
 pid=$(app_pid "$victim")
+started_before=$(started_at "$victim")
 drill "kill -KILL $pid (the API process of $victim) at 10 s"
+killed=$(date +%s%N)
 kill -KILL "$pid"
+restarted=$(wait_restarted "$victim" "$started_before" 60 "$killed") || fail "$victim was not started again within 60 s"
 back=$(wait_container_healthy "$victim" 180) || fail "$victim did not come back healthy within 180 s"
-drill "$victim restarted by its restart policy (restarts: $restarts_before -> $("$DOCKER" inspect --format '{{.RestartCount}}' "$victim")), healthy again $back s after the kill"
+drill "$victim started again by its restart policy ${restarted:-?} ms after the kill (restarts: $restarts_before -> $("$DOCKER" inspect --format '{{.RestartCount}}' "$victim")), healthy $back s later"
 
 finish_traffic 2000
 streak_failed=$(traffic_field failed)

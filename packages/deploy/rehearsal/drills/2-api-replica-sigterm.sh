@@ -10,7 +10,7 @@ source "$REHEARSAL_LIB_DIR/compose.sh"
 source "$REHEARSAL_LIB_DIR/drills/lib.sh"
 
 victim=$(containers_of api | head -1)
-started_before=$("$DOCKER" inspect --format '{{.State.StartedAt}}' "$victim")
+started_before=$(started_at "$victim")
 indexer=$(containers_of indexer | head -1)
 addresses=()
 for i in $(seq 10 29); do addresses+=("0x00000000000000000000000000000000000000$i"); done
@@ -34,11 +34,7 @@ kill -TERM "$pid"
 wait $(jobs -p | grep -vx "$TRAFFIC_PID") 2>/dev/null
 kill -CONT $indexer_pids
 # Restarted by its restart policy once it exited: a new start time, then healthy by its own healthcheck.
-restarted=""
-for _ in $(seq 1 60); do
-  [ "$("$DOCKER" inspect --format '{{.State.StartedAt}}' "$victim")" != "$started_before" ] && { restarted=$((($(date +%s%N) - signalled) / 1000000)); break; }
-  sleep 0.5
-done
+restarted=$(wait_restarted "$victim" "$started_before" 30 "$signalled")
 drill "in flight: $(sort "$out" | cut -d' ' -f1 | uniq -c | tr -s ' ' | tr '\n' ';') slowest $(sort -k2 -n "$out" | tail -1 | cut -d' ' -f2) s"
 [ -n "$restarted" ] || fail "$victim did not exit and restart within 30 s of the signal"
 back=$(wait_container_healthy "$victim" 180) || fail "$victim did not come back healthy"

@@ -33,6 +33,19 @@ container_pids() {
 
 health_of() { "$DOCKER" inspect --format '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$1"; }
 
+started_at() { "$DOCKER" inspect --format '{{.State.StartedAt}}' "$1"; }
+
+# Waits (up to $3 s) until the container was started again since it started at $2 (its restart policy); prints
+# the milliseconds since $4 (date +%s%N).
+wait_restarted() {
+  local deadline=$(($(date +%s) + $3))
+  until [ "$(started_at "$1")" != "$2" ]; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.2
+  done
+  echo $((($(date +%s%N) - $4) / 1000000))
+}
+
 # Waits (up to $2 s) until the container is healthy; prints how long it took.
 wait_container_healthy() {
   local started deadline
