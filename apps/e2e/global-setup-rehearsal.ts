@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHAIN_IDS } from "@oro/clients";
 import { startSimulator } from "@oro/dev-stack";
-import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "./support/chromium.js";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { STACK_VARIABLE, type E2eStack } from "./support/stack-file.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -14,7 +14,7 @@ import {
   startSimulator,
   workspacePaths,
 } from "@oro/dev-stack";
-import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "./support/chromium.js";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { E2E_POLL } from "./support/poll.js";
 import { STACK_VARIABLE, type E2eStack } from "./support/stack-file.js";
 

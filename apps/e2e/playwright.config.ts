@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_PATH } from "./support/chromium.js";
+import { chromiumLaunchOptions } from "@oro/dev-stack/chromium";
 
 /**
  * One stack (chain, indexer, API, web build, simulator) for the whole run, started on free ports by
@@ -26,9 +26,6 @@ export default defineConfig({
     actionTimeout: 30_000,
     navigationTimeout: 60_000,
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: CHROMIUM_PATH,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
 });

@@ -8,21 +8,21 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "@oro/dev-stack/chromium";
 import { INVITE_IMAGE, inviteImageFingerprint, inviteImageHtml } from "../src/services/referrals/invite-preview.js";
 import { LOCALES } from "../src/lib/locales.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "assets", "invite");
 const coin = readFileSync(path.join(root, "..", "web", "public", "coin.svg"), "utf8");
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const work = mkdtempSync(path.join(tmpdir(), "oro-invite-"));
 const manifest: Record<string, string> = {};
 try {
   for (const locale of LOCALES) {
     const page = path.join(work, `${locale}.html`);
     writeFileSync(page, inviteImageHtml(locale, coin));
-    execFileSync(chromium, [
-      "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+    execFileSync(CHROMIUM_PATH, [
+      "--headless", ...CHROMIUM_ARGS, "--hide-scrollbars", "--force-device-scale-factor=1",
       `--user-data-dir=${path.join(work, "profile")}`, `--window-size=${INVITE_IMAGE.width},${INVITE_IMAGE.height}`,
       `--screenshot=${path.join(out, `${locale}.png`)}`, `file://${page}`,
     ], { stdio: "ignore", timeout: 60_000 });

@@ -1,5 +1,5 @@
 import { test as base, expect } from "@playwright/test";
-import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "./chromium.js";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { Simulator } from "./simulator.js";
 import { readStack } from "./stack-file.js";
 

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { chromiumLaunchOptions, HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { freePort, startApi, startIndexer, startLocalChain, startWebDev, type LocalChain, type RunningApi, type RunningIndexer, type WebDevServer } from "@oro/dev-stack";
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,10 +11,7 @@ import { startSimulator, type RunningSimulator } from "../src/index.js";
  * The simulator in Chromium against a real local stack (chain with the contracts, indexer, API, the web app's
  * dev server), started on free ports by @oro/dev-stack. Needs /usr/bin/chromium; skipped with a message without it.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`simulator browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+if (!HAS_CHROMIUM) console.warn(`simulator browser test skipped: ${NO_CHROMIUM_MESSAGE}`);
 
 interface StateView {
   activeWalletId: string;
@@ -95,7 +93,7 @@ async function slideToClaim(page: Page, app: FrameLocator) {
   }
 }
 
-describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local stack", () => {
+describe.skipIf(!HAS_CHROMIUM)("the World App simulator in Chromium, on a local stack", () => {
   beforeAll(async () => {
     logs = mkdtempSync(path.join(tmpdir(), "oro-simulator-test-"));
     chain = await startLocalChain({ logFile: path.join(logs, "chain.log") });
@@ -105,7 +103,7 @@ describe.skipIf(!hasChromium)("the World App simulator in Chromium, on a local s
     api = await startApi({ rpcUrl: chain.rpcUrl, indexerUrl: indexer.url, corsOrigins: [`http://127.0.0.1:${simulatorPort}`], logFile: path.join(logs, "api.log") });
     web = await startWebDev({ rpcUrl: chain.rpcUrl, apiUrl: api.url, logFile: path.join(logs, "web.log") });
     simulator = await startSimulator({ port: simulatorPort, host: "127.0.0.1", miniAppUrl: web.url, chainRpcUrl: chain.rpcUrl, apiUrl: api.url, chainId: chain.chainId });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await chromium.launch(chromiumLaunchOptions());
   }, 400_000);
 
   afterAll(async () => {

@@ -8,12 +8,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { chromiumLaunchOptions } from "../dist/chromium.js";
 import { freePort, LocalStack, SERVICE_NAMES } from "../dist/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const outDir = join(root, "docs", "tour");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const stackDir = mkdtempSync(join(tmpdir(), "oro-tour-"));
 const ports = {};
@@ -56,7 +55,7 @@ try {
   await stack.start();
   const simulatorUrl = stack.status.simulator.url;
   if (stack.status.simulator.state !== "ready") throw new Error(`the simulator is ${stack.status.simulator.detail}`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await chromium.launch(chromiumLaunchOptions());
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on("pageerror", (error) => console.error("page error:", error.message));
   page.on("response", (response) => {

@@ -64,3 +64,8 @@ export function inheritedEnv(): NodeJS.ProcessEnv {
 export function benchFiguresFile(): string | undefined {
   return process.env.ORO_BENCH_FIGURES || undefined;
 }
+
+/** The Chromium the tests, benches and scripts drive: Debian's (never a downloaded browser), or CHROMIUM_PATH. */
+export function chromiumPathFrom(source: Record<string, string | undefined> = process.env): string {
+  return source.CHROMIUM_PATH?.trim() || "/usr/bin/chromium";
+}

@@ -1,17 +1,16 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { HAS_CHROMIUM } from "../src/chromium.js";
 
 // `pnpm bench` at its smoke size, so that no benchmark can rot unseen: the contracts' gas table, the web's LCP, the
 // returning user through the simulator, and `pnpm start` on a fresh clone of HEAD. The API's and the indexer's
 // benches are smoke-run in their own suites. Skips without Chromium (two of them drive it).
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-describe.skipIf(!existsSync(chromium))("pnpm bench --smoke", () => {
+describe.skipIf(!HAS_CHROMIUM)("pnpm bench --smoke", () => {
   it("runs every bench and closes with one table of their figures", async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ["packages/dev-stack/scripts/bench-all.mjs", "--smoke", "--skip", "@oro/api,@oro/indexer"], {
       cwd: root,
