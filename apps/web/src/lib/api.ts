@@ -1,6 +1,16 @@
-import { createApiClient, PAYMENT_TYPES, REFERRAL_APP, twoLetterCodeOf, type ApiError, type ApiPaths, type ApiSchemas, type PaymentType } from "@oro/clients";
+import {
+  createApiClient,
+  PAYMENT_TYPES,
+  REFERRAL_APP,
+  twoLetterCodeOf,
+  type ApiError,
+  type ApiPaths,
+  type ApiSchemas,
+  type PaymentType,
+  type WorldIdRequestKind,
+} from "@oro/clients";
 import type { Address } from "viem";
-import type { SignedWorldIdRequest, WorldIdRequestKind } from "./world-app/verify";
+import type { RpContext } from "./world-app/verify";
 
 /**
  * The ORO API as the web app uses it: the one module through which every server call goes (spec section 7).
@@ -94,7 +104,7 @@ export interface OroApi {
   /** Keyed by lower-case token address; an unknown token is absent. */
   getTokenPrices(tokenAddresses: readonly Address[]): Promise<Record<string, TokenPrice>>;
   /** A signed IDKit request for the 3.0 claim action, the 4.0 enrolment action or a session proof. */
-  getWorldIdRequest(userAddress: Address, kind: WorldIdRequestKind): Promise<SignedWorldIdRequest>;
+  getWorldIdRequest(userAddress: Address, kind: WorldIdRequestKind): Promise<RpContext>;
   /** The 4.0 session the chain records for this wallet's human (enrolled on another device), or null. */
   getWorldIdStatus(userAddress: Address): Promise<{ idkitSessionId: `session_${string}` | null; movedToWorldId4: boolean }>;
   getTokenStats(): Promise<TokenStats>;

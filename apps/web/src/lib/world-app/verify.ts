@@ -7,8 +7,10 @@ import {
   type IdkitSessionItem,
   type IdkitUniquenessItem,
   type SessionProof,
+  type SignedWorldIdRequest,
   type UniquenessProof,
   type WorldIdProof,
+  type WorldIdRequestKind,
 } from "@oro/clients";
 // IDKit (and its WASM) load with this module, which loads when the user verifies or claims (lib/default-services.ts).
 import { CredentialRequest, IDKit, orbLegacy } from "@worldcoin/idkit";
@@ -52,19 +54,14 @@ export interface WorldId4Verification {
 
 export type VerificationResult = WorldId3Verification | WorldId4Verification;
 
-/** Which request the API signs: the 3.0 claim action, the 4.0 enrolment action, or a session (no action). */
-export type WorldIdRequestKind = "claim" | "enrolment" | "session";
+/**
+ * The request context IDKit 4 takes (`rp_context`): the request the API signs (SignedWorldIdRequest of @oro/clients)
+ * without the action it covers, which IDKit is given on its own.
+ */
+export type RpContext = Omit<SignedWorldIdRequest, "action">;
 
-/** The request context the API signs for IDKit 4 (`rp_context`). */
-export interface SignedWorldIdRequest {
-  rp_id: string;
-  nonce: string;
-  created_at: number;
-  expires_at: number;
-  signature: string;
-}
-
-export type SignWorldIdRequest = (kind: WorldIdRequestKind) => Promise<SignedWorldIdRequest>;
+/** Asks the API to sign a request: the 3.0 claim action, the 4.0 enrolment action, or a session (no action). */
+export type SignWorldIdRequest = (kind: WorldIdRequestKind) => Promise<RpContext>;
 
 /** What the chain says about the move from 3.0 (read before asking World App, so the request fits the contract). */
 export interface WorldIdSettings {
