@@ -15,10 +15,9 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { extname, join, normalize, sep } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildWeb, recordBenchFigure } from "@oro/dev-stack";
+import { chromiumLaunchOptions } from "@oro/dev-stack/chromium";
 import { chromium } from "playwright-core";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const VIEWPORT = { width: 390, height: 844 };
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 7) || 7);
 /** The browser's language (BENCH_LOCALE, default en-US): the first screen's language follows it. */
@@ -209,7 +208,7 @@ try {
   const html = files.get("/index.html");
   console.log(`Serving it on ${origin} (gzip; index.html ${(html.body.length / 1024).toFixed(1)} KiB, ${(html.gzip.length / 1024).toFixed(1)} KiB gzip).`);
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await chromium.launch(chromiumLaunchOptions());
   const results = [];
   for (const profile of PROFILES) {
     const loadBefore = load();

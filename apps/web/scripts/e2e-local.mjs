@@ -10,6 +10,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort, startApi, startIndexer, startLocalChain } from "@oro/dev-stack";
+import { chromiumLaunchOptions } from "@oro/dev-stack/chromium";
 import { chromium } from "playwright-core";
 import { createServer } from "vite";
 
@@ -45,14 +46,13 @@ if (withStack) {
   }
 }
 const account = Number(process.env.DEV_ACCOUNT ?? 3 + Math.floor(Math.random() * 7));
-const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 process.env.VITE_RPC_URL = rpcUrl;
 process.env.VITE_API_BASE_URL = apiUrl;
 const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port: webPort, strictPort: true } });
 await server.listen();
 const origin = webOrigin;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: flags });
+const browser = await chromium.launch(chromiumLaunchOptions());
 const step = (text) => console.log(`✓ ${text}`);
 try {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });

@@ -1,22 +1,18 @@
 // Screenshots of every claim state at 390×844 in Chromium: `pnpm --filter @oro/web screenshots`.
 // Starts the Vite dev server on a free 127.0.0.1 port, opens the claim-state harness (the real app with fake
 // services) and writes apps/web/screenshots/<state>.png. Needs /usr/bin/chromium (apt-get install -y chromium).
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chromiumLaunchOptions, HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { chromium } from "playwright-core";
 import { createServer } from "vite";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, "screenshots");
 
-if (!existsSync(CHROMIUM)) {
-  console.error(`screenshots need Chromium at ${CHROMIUM}: apt-get update && apt-get install -y chromium`);
+if (!HAS_CHROMIUM) {
+  console.error(`screenshots need Chromium: ${NO_CHROMIUM_MESSAGE}`);
   process.exit(1);
 }
 
@@ -26,7 +22,7 @@ process.env.VITE_EXPERIMENTS ??= "2";
 const server = await createServer({ root, logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
 await server.listen();
 const base = `${server.resolvedUrls.local[0]}test/harness/claim-states.html`;
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+const browser = await chromium.launch(chromiumLaunchOptions());
 
 /** Drags the slider's thumb to the end of its track and releases it. */
 async function slideToClaim(page) {

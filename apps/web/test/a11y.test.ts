@@ -3,14 +3,15 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, hasChromium, startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
+import { startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * Accessibility in Chromium: axe-core (from npm, injected into the page) over every route and every modal,
  * signed out and signed in, with no serious or critical violation; every control reachable with Tab; no
  * horizontal scrolling at 320 px. Skipped, with a message, where /usr/bin/chromium is missing.
  */
-if (!hasChromium) console.warn(`accessibility tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+if (!HAS_CHROMIUM) console.warn(`accessibility tests skipped: ${NO_CHROMIUM_MESSAGE}`);
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const ROUTES = ["/", "/stats", "/apps", "/polls", "/share", "/about", "/terms", "/debug"];
@@ -87,7 +88,7 @@ async function tabThrough(page: Page, limit = 80): Promise<Set<string>> {
   return reached;
 }
 
-describe.skipIf(!hasChromium)("accessibility in Chromium", () => {
+describe.skipIf(!HAS_CHROMIUM)("accessibility in Chromium", () => {
   beforeAll(async () => {
     harness = await startHarnessBrowser();
     ({ origin, browser } = harness);

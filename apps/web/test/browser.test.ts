@@ -1,13 +1,14 @@
 // @vitest-environment node
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, hasChromium, startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
+import { startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * Browser-driven tests in Chromium (ENVIRONMENT.md). They need /usr/bin/chromium (apt-get install -y chromium)
  * and are skipped, with a message saying so, where it is missing.
  */
-if (!hasChromium) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+if (!HAS_CHROMIUM) console.warn(`browser tests skipped: ${NO_CHROMIUM_MESSAGE}`);
 
 let harness: HarnessBrowser | undefined;
 let browser: Browser | undefined;
@@ -20,7 +21,7 @@ async function newPage(): Promise<Page> {
   return page;
 }
 
-describe.skipIf(!hasChromium)("in Chromium", () => {
+describe.skipIf(!HAS_CHROMIUM)("in Chromium", () => {
   beforeAll(async () => {
     harness = await startHarnessBrowser();
     ({ origin, browser } = harness);

@@ -1,7 +1,8 @@
 // @vitest-environment node
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { chromiumLaunchOptions, HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import { preview, type PreviewServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,10 +15,7 @@ import { LANGUAGES, detectLanguage } from "../src/i18n/languages";
  * signed-out screen before any script, in the language the app then picks, and the app replaces it without
  * moving anything, without a later LCP, and without leaving it in the page or the accessibility tree.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`first paint tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+if (!HAS_CHROMIUM) console.warn(`first paint tests skipped: ${NO_CHROMIUM_MESSAGE}`);
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const root = join(import.meta.dirname, "..");
 
@@ -123,7 +121,7 @@ async function normalisedMarkup(page: Page, scope: string): Promise<string> {
     .replace(/oro-coin-face(-first-paint)?/g, "oro-coin-face");
 }
 
-describe.skipIf(!hasChromium)("the static first paint of / in Chromium (production build)", () => {
+describe.skipIf(!HAS_CHROMIUM)("the static first paint of / in Chromium (production build)", () => {
   beforeAll(async () => {
     outDir = await rehearsalBuild("oro-web-first-paint-");
     const html = readFileSync(join(outDir, "index.html"), "utf8");
@@ -131,7 +129,7 @@ describe.skipIf(!hasChromium)("the static first paint of / in Chromium (producti
     entryScript = /<script type="module" crossorigin src="(\/assets\/index-[^"]+)"><\/script>/.exec(html)?.[1] ?? "";
     server = await preview({ root, logLevel: "error", build: { outDir }, preview: { host: "127.0.0.1", port: 0, strictPort: false, proxy: {} } });
     origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await chromium.launch(chromiumLaunchOptions());
   }, 180_000);
 
   afterAll(async () => {

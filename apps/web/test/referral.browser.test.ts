@@ -1,7 +1,8 @@
 // @vitest-environment node
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, startApi, startIndexer, startLocalChain, type LocalChain, type RunningApi, type RunningIndexer } from "@oro/dev-stack";
+import { chromiumLaunchOptions, HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,10 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * (account 4) accepts it with a signed message, makes their first claim, then claims the referee reward on chain
  * and sees the success modal; A claims the invite reward and the entry turns into the check mark.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`referral browser test skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+if (!HAS_CHROMIUM) console.warn(`referral browser test skipped: ${NO_CHROMIUM_MESSAGE}`);
 /** Generous: the machine is shared, and the indexer and the API's worker decide when a referral becomes payable. */
 const STEP_MS = 120_000;
 // Where the run's screenshots go: not committed (a test never rewrites a tracked file).
@@ -94,7 +92,7 @@ async function reloadShareUntil(page: Page, ready: () => Promise<boolean>): Prom
   }
 }
 
-describe.skipIf(!hasChromium)("referral programme in Chromium against the real API and chain", () => {
+describe.skipIf(!HAS_CHROMIUM)("referral programme in Chromium against the real API and chain", () => {
   beforeAll(async () => {
     mkdirSync(shotsDir, { recursive: true });
     const webPort = await freePort();
@@ -106,7 +104,7 @@ describe.skipIf(!hasChromium)("referral programme in Chromium against the real A
     process.env.VITE_API_BASE_URL = api.url;
     server = await createServer({ root: join(import.meta.dirname, ".."), logLevel: "error", server: { host: "127.0.0.1", port: webPort, strictPort: true } });
     await server.listen();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await chromium.launch(chromiumLaunchOptions());
   }, 600_000);
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 // @vitest-environment node
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM, hasChromium, startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
+import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
+import { startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * World App's layout rules for mini apps (WORLD-PLATFORM.md §3, World's mini-app guidelines), measured in Chromium
@@ -14,7 +15,7 @@ import { CHROMIUM, hasChromium, startHarnessBrowser, type HarnessBrowser } from 
  * - no alert(), confirm() or prompt() (they do not work in World App on iOS): any call fails the test.
  * Skipped, with a message, where /usr/bin/chromium is missing.
  */
-if (!hasChromium) console.warn(`World App layout tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+if (!HAS_CHROMIUM) console.warn(`World App layout tests skipped: ${NO_CHROMIUM_MESSAGE}`);
 
 /** World App's rules, in CSS pixels. */
 export const WORLD_APP_LAYOUT = {
@@ -165,7 +166,7 @@ async function layoutProblems(page: Page, where: string): Promise<string[]> {
   return problems.map((problem) => `${where}: ${problem}`);
 }
 
-describe.skipIf(!hasChromium)("World App's layout rules in Chromium (320 and 390 px, a phone with a notch)", () => {
+describe.skipIf(!HAS_CHROMIUM)("World App's layout rules in Chromium (320 and 390 px, a phone with a notch)", () => {
   beforeAll(async () => {
     harness = await startHarnessBrowser();
     ({ origin, browser } = harness);
