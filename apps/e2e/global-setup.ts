@@ -14,6 +14,7 @@ import {
   startSimulator,
   workspacePaths,
 } from "@oro/dev-stack";
+import { DEV_PROFILE } from "@oro/clients";
 import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
 import { E2E_POLL } from "./support/poll.js";
 import { STACK_VARIABLE, type E2eStack } from "./support/stack-file.js";
@@ -110,7 +111,7 @@ async function seedPoll(pgliteDir: string, rpcUrl: string, indexerUrl: string): 
   writeFileSync(pollFile, JSON.stringify(E2E_POLL));
   const command = startService("api polls", binOf(api, "tsx"), ["scripts/polls.ts", "create", pollFile], {
     cwd: api,
-    env: { ...process.env, NODE_ENV: "development", DATABASE_URL: "", PGLITE_DATA_DIR: pgliteDir, RPC_URL: rpcUrl, CHAIN_ID: "31337", INDEXER_URL: indexerUrl },
+    env: { ...process.env, NODE_ENV: "development", DATABASE_URL: "", PGLITE_DATA_DIR: pgliteDir, RPC_URL: rpcUrl, CHAIN_ID: String(DEV_PROFILE.chainId), INDEXER_URL: indexerUrl },
   });
   const { code } = await command.exited;
   if (code !== 0) throw new Error(`pnpm --filter @oro/api polls create failed (code ${code}):\n${command.lastLines(20).join("\n")}`);

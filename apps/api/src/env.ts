@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { addresses, CHAIN_IDS, CLAIM_ACTION, DEV_PRIVATE_KEYS, ENROLMENT_ACTION, deployments } from "@oro/clients";
+import { addresses, CHAIN_IDS, CLAIM_ACTION, DEV_PRIVATE_KEYS, DEV_PROFILE, devServiceUrl, ENROLMENT_ACTION, deployments } from "@oro/clients";
 import { getAddress, isAddress, isHex, parseUnits, type Address, type Hex } from "viem";
 import { mnemonicToAccount, privateKeyToAddress } from "viem/accounts";
 import { z } from "zod";
@@ -22,10 +22,10 @@ const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
 /** The explicit development profile. None of these is ever used when NODE_ENV=production. */
 export const DEVELOPMENT_DEFAULTS = {
-  CORS_ORIGINS: "http://localhost:5173,http://127.0.0.1:5173",
-  CHAIN_ID: String(CHAIN_IDS.development),
-  RPC_URL: "http://127.0.0.1:8545",
-  INDEXER_URL: "http://127.0.0.1:42069",
+  CORS_ORIGINS: `http://localhost:${DEV_PROFILE.ports.web},${devServiceUrl("web")}`,
+  CHAIN_ID: String(DEV_PROFILE.chainId),
+  RPC_URL: devServiceUrl("chain"),
+  INDEXER_URL: devServiceUrl("indexer"),
   /** Hardhat account #1: the voucher signer the local chain's ReferralClaim trusts. */
   CLAIM_SIGNER_PRIVATE_KEY: DEV_PRIVATE_KEYS.claimSigner,
   /** Hardhat account #2: pays gas for `auto` referral rewards on the local chain. */
@@ -37,11 +37,10 @@ export const DEVELOPMENT_DEFAULTS = {
   /** Reminders go to the outbox table and the log instead of World App. */
   NOTIFICATIONS_TRANSPORT: "outbox",
   /** The World ID app id of the local deployment (deep links of development reminders point at it). */
-  WORLD_APP_ID: "app_staging_oro_local",
+  WORLD_APP_ID: DEV_PROFILE.worldAppId,
   /** Deterministic prices for the known tokens of the chain. */
   PRICE_PROVIDER: "development",
-  // IDKit 4 refuses any relying-party id but rp_ and 16 hex digits (InvalidRpIdFormat): 0x7a69 is 31337.
-  WORLD_ID_RP_ID: "rp_0000000000007a69",
+  WORLD_ID_RP_ID: DEV_PROFILE.worldIdRpId,
   WORLD_ID_SIGNING_KEY: DEV_PRIVATE_KEYS.worldIdSigner,
 } as const;
 
@@ -57,13 +56,12 @@ export const PRODUCTION_REQUIRED: readonly string[] = [
   "SIWE_DOMAINS",
 ];
 
-const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
 let hardhatAddresses: ReadonlySet<Address> | undefined;
 
 /** Whether `key` is one of Hardhat's public development keys (anyone can sign with them). */
 function isHardhatKey(key: Hex): boolean {
   hardhatAddresses ??= new Set(
-    Array.from({ length: 20 }, (_, addressIndex) => mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex }).address),
+    Array.from({ length: 20 }, (_, addressIndex) => mnemonicToAccount(DEV_PROFILE.mnemonic, { addressIndex }).address),
   );
   return hardhatAddresses.has(privateKeyToAddress(key));
 }
@@ -118,7 +116,7 @@ const usdAmount = z.string().regex(/^\d+(\.\d{1,6})?$/, { message: "must be a de
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   API_HOST: z.string().default("127.0.0.1"),
-  API_PORT: integer(0, 65_535).default(3001),
+  API_PORT: integer(0, 65_535).default(DEV_PROFILE.ports.api),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Prometheus metrics on a port of their own (never forwarded by Caddy); unset: not served. */
   METRICS_PORT: integer(1, 65_535).optional(),
@@ -353,7 +351,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
 /** The local chain where the contracts package starts it (`pnpm start`): LOCAL_RPC_URL, or CHAIN_HOST:CHAIN_PORT. */
 function localChainUrl(values: Record<string, string>): string {
   if (values.LOCAL_RPC_URL) return values.LOCAL_RPC_URL;
-  if (values.CHAIN_HOST || values.CHAIN_PORT) return `http://${values.CHAIN_HOST ?? "127.0.0.1"}:${values.CHAIN_PORT ?? "8545"}`;
+  if (values.CHAIN_HOST || values.CHAIN_PORT) return `http://${values.CHAIN_HOST ?? DEV_PROFILE.host}:${values.CHAIN_PORT ?? DEV_PROFILE.ports.chain}`;
   return DEVELOPMENT_DEFAULTS.RPC_URL;
 }
 

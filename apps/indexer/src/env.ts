@@ -1,4 +1,4 @@
-import { CHAIN_IDS } from "@oro/clients";
+import { CHAIN_IDS, DEV_PROFILE } from "@oro/clients";
 
 /**
  * The indexer's configuration, read from the environment here and nowhere else. Nothing here is a secret;
@@ -69,7 +69,7 @@ if (read("NODE_ENV") === "production") {
   }
 }
 const chainHost = read("CHAIN_HOST") ?? "127.0.0.1";
-const chainPort = readInteger("CHAIN_PORT", 8545, { min: 1, max: 65_535 });
+const chainPort = readInteger("CHAIN_PORT", DEV_PROFILE.ports.chain, { min: 1, max: 65_535 });
 
 const rpcUrls: Record<IndexedChainName, string | undefined> = {
   development: readUrl("LOCAL_RPC_URL") ?? `http://${chainHost}:${chainPort}`,
@@ -106,5 +106,5 @@ export const env = {
   /** The exact PGlite directory; `pnpm start` sets it to a folder under PGLITE_ROOT named after the chain. */
   pgliteDirectory: read("PGLITE_DIRECTORY"),
   /** HTTP port of the indexer's API, GraphQL and SQL endpoints. */
-  port: readInteger("PORT", 42069, { min: 1, max: 65_535 }),
+  port: readInteger("PORT", DEV_PROFILE.ports.indexer, { min: 1, max: 65_535 }),
 } as const;

@@ -1,4 +1,4 @@
-import { addresses, oroAbi } from "@oro/clients";
+import { addresses, DEV_PROFILE, oroAbi } from "@oro/clients";
 import {
   createPublicClient,
   createWalletClient,
@@ -47,8 +47,6 @@ export type OwnerTask =
   | { task: "killswitch" }
   | { task: "close-world-id-3" };
 
-/** Hardhat's public test mnemonic: account #0 deploys and owns the local contracts. Known to everyone. */
-const HARDHAT_TEST_MNEMONIC = "test test test test test test test test test test test junk";
 const GAS_TOP_UP = parseEther("10");
 
 const units = { s: 1, m: 60, h: 3_600, d: 86_400 } as const;
@@ -72,7 +70,7 @@ export function createLocalChain(options: { rpcUrl: string; chainId: number }): 
   const publicClient = createPublicClient({ chain, transport });
   const byChain: Record<number, { Oro?: Address } | undefined> = addresses;
   const oroAddress = byChain[options.chainId]?.Oro;
-  const owner = mnemonicToAccount(HARDHAT_TEST_MNEMONIC, { addressIndex: 0 });
+  const owner = mnemonicToAccount(DEV_PROFILE.mnemonic, { addressIndex: 0 });
 
   async function rpc(method: string, params: unknown[]): Promise<unknown> {
     return publicClient.request({ method: method as "eth_chainId", params: params as never });

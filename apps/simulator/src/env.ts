@@ -1,4 +1,4 @@
-import { CHAIN_IDS } from "@oro/clients";
+import { DEV_PROFILE, devServiceUrl } from "@oro/clients";
 
 /**
  * The configuration of the standalone simulator (`pnpm --filter @oro/simulator dev`), read here and nowhere
@@ -23,11 +23,11 @@ function url(name: string, fallback: string): string {
 
 export function loadSimulatorEnv() {
   return {
-    port: integer("SIMULATOR_PORT", 4100),
-    host: process.env.SIMULATOR_HOST?.trim() || "127.0.0.1",
-    miniAppUrl: url("MINI_APP_URL", `http://127.0.0.1:${integer("WEB_PORT", 5173)}`),
-    chainRpcUrl: url("RPC_URL", `http://127.0.0.1:${integer("CHAIN_PORT", 8545)}`),
-    apiUrl: url("API_URL", `http://127.0.0.1:${integer("API_PORT", 3001)}`),
-    chainId: CHAIN_IDS.development,
+    port: integer("SIMULATOR_PORT", DEV_PROFILE.ports.simulator),
+    host: process.env.SIMULATOR_HOST?.trim() || DEV_PROFILE.host,
+    miniAppUrl: url("MINI_APP_URL", devServiceUrl("web", integer("WEB_PORT", DEV_PROFILE.ports.web))),
+    chainRpcUrl: url("RPC_URL", devServiceUrl("chain", integer("CHAIN_PORT", DEV_PROFILE.ports.chain))),
+    apiUrl: url("API_URL", devServiceUrl("api", integer("API_PORT", DEV_PROFILE.ports.api))),
+    chainId: DEV_PROFILE.chainId,
   };
 }

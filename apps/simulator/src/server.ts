@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { CLAIM_ACTION, DEV_PRIVATE_KEYS, deployments } from "@oro/clients";
-import { formatUnits, type Address } from "viem";
+import type { SimulatorOptions } from "@oro/dev-stack";
+import { CLAIM_ACTION, DEV_PRIVATE_KEYS, DEV_PROFILE, deployments } from "@oro/clients";
+import { formatUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createLocalChain, type OwnerTask } from "./chain.js";
 import { answerCommand, supportedCommandsOf, type BridgeMessage, type NotificationPermission, type SharedContent, type Switches } from "./commands.js";
@@ -21,24 +22,8 @@ interface OutboxNotification {
   createdAt: string;
 }
 
-export interface SimulatorOptions {
-  /** 0 picks a free port. */
-  port: number;
-  host: string;
-  /** Where the mini app is served (the web app's dev server or preview), e.g. http://127.0.0.1:5173. */
-  miniAppUrl: string;
-  /** The local chain that plays World Chain. */
-  chainRpcUrl: string;
-  /** The API; the simulator serves it to the mini app under /api of its own origin. */
-  apiUrl: string;
-  /** The local chain's id (31337). */
-  chainId: number;
-  /**
-   * The relying party's signer World checks IDKit requests against (the address of the API's WORLD_ID_SIGNING_KEY);
-   * default: the development key's.
-   */
-  worldIdRpSigner?: Address;
-}
+/** The simulator's settings are written once, in @oro/dev-stack, which starts it. */
+export type { SimulatorOptions };
 
 export interface RunningSimulator {
   /** The simulator page. */
@@ -101,7 +86,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const chain = createLocalChain({ rpcUrl: options.chainRpcUrl, chainId: options.chainId });
   const byChain: Record<number, { worldId: { appId: string; action: string } } | undefined> = deployments;
   const world = {
-    ...(byChain[options.chainId]?.worldId ?? { appId: "app_staging_oro_local", action: CLAIM_ACTION }),
+    ...(byChain[options.chainId]?.worldId ?? { appId: DEV_PROFILE.worldAppId, action: CLAIM_ACTION }),
     rpSigner: options.worldIdRpSigner ?? privateKeyToAccount(DEV_PRIVATE_KEYS.worldIdSigner).address,
   };
 

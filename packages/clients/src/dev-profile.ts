@@ -1,4 +1,27 @@
 import type { Hex } from "viem";
+import { CHAIN_IDS } from "./generated/contracts.js";
+
+/**
+ * The development profile, in one place: the local chain, Hardhat's public accounts, the local World ID app and
+ * the stack's default ports. The apps fall back to these outside production only; the stack and the tests start
+ * services with them. Publicly known values: never use them for anything real.
+ */
+export const DEV_PROFILE = {
+  chainId: CHAIN_IDS.development,
+  /** Hardhat's public test mnemonic: account #0 deploys and owns the local contracts. */
+  mnemonic: "test test test test test test test test test test test junk",
+  /** The World ID app id of the local deployment. */
+  worldAppId: "app_staging_oro_local",
+  /** IDKit 4 takes only rp_ and 16 hex digits as a relying-party id: 0x7a69 is 31337. */
+  worldIdRpId: "rp_0000000000007a69",
+  host: "127.0.0.1",
+  ports: { chain: 8545, indexer: 42069, api: 3001, web: 5173, simulator: 4100 },
+} as const;
+
+/** http://127.0.0.1:<port> of one development service, on its default port unless told another. */
+export function devServiceUrl(service: keyof typeof DEV_PROFILE.ports, port: number = DEV_PROFILE.ports[service]): string {
+  return `http://${DEV_PROFILE.host}:${port}`;
+}
 
 /**
  * Private keys of Hardhat's public development accounts (mnemonic "test test ... junk"), for the local

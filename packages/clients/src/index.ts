@@ -4,7 +4,7 @@ export * from "./session-id.js";
 export * from "./referral-voucher.js";
 export * from "./referral-message.js";
 export * from "./api-client.js";
-export * from "./dev-accounts.js";
+export * from "./dev-profile.js";
 export * from "./languages.js";
 export * from "./chain-clock.js";
 export * from "./world-notifications.js";

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DEV_PROFILE } from "@oro/clients";
 import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { waitForHttpOk } from "./ready.js";
@@ -60,7 +61,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
       DATABASE_URL: "",
       PGLITE_DATA_DIR: dataDir,
       RPC_URL: options.rpcUrl,
-      CHAIN_ID: "31337",
+      CHAIN_ID: String(DEV_PROFILE.chainId),
       INDEXER_URL: options.indexerUrl,
       WORKERS_ENABLED: "true",
       NOTIFICATIONS_TRANSPORT: "outbox",

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { DEV_PROFILE } from "@oro/clients";
 import { workspaceRoot } from "./workspace.js";
 
 /** The stack's services, in the order they are shown. */
@@ -7,11 +8,11 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** The variable that moves each service, and its default port. */
 export const PORT_VARIABLES: Record<ServiceName, { variable: string; defaultPort: number }> = {
-  chain: { variable: "CHAIN_PORT", defaultPort: 8545 },
-  indexer: { variable: "INDEXER_PORT", defaultPort: 42069 },
-  api: { variable: "API_PORT", defaultPort: 3001 },
-  web: { variable: "WEB_PORT", defaultPort: 5173 },
-  simulator: { variable: "SIMULATOR_PORT", defaultPort: 4100 },
+  chain: { variable: "CHAIN_PORT", defaultPort: DEV_PROFILE.ports.chain },
+  indexer: { variable: "INDEXER_PORT", defaultPort: DEV_PROFILE.ports.indexer },
+  api: { variable: "API_PORT", defaultPort: DEV_PROFILE.ports.api },
+  web: { variable: "WEB_PORT", defaultPort: DEV_PROFILE.ports.web },
+  simulator: { variable: "SIMULATOR_PORT", defaultPort: DEV_PROFILE.ports.simulator },
 };
 
 export interface StackConfig {

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DEV_PROFILE } from "@oro/clients";
 import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { rpcCall, waitFor, waitForHttpOk } from "./ready.js";
@@ -50,7 +51,7 @@ export async function startIndexer(options: IndexerOptions): Promise<RunningInde
       PONDER_TELEMETRY_DISABLED: "true",
       ...options.env,
       LOCAL_RPC_URL: options.rpcUrl,
-      INDEXER_CHAIN_ID: "31337",
+      INDEXER_CHAIN_ID: String(DEV_PROFILE.chainId),
       PORT: String(port),
       PGLITE_ROOT: pgliteRoot,
       PGLITE_DIRECTORY: "",

@@ -7,16 +7,26 @@ import { workspacePaths } from "./workspace.js";
 import { inheritedEnv } from "./env.js";
 
 /** What `@oro/simulator` exports from its package entry (built JavaScript). */
+/**
+ * The World App simulator's settings: its one home (the simulator's server takes this type; the stack passes it
+ * to the simulator's process as JSON).
+ */
 export interface SimulatorOptions {
+  /** 0 picks a free port. */
   port: number;
   host: string;
-  /** Where the mini app is served (the page the simulator frames). */
+  /** Where the mini app is served (the web app's dev server or preview), e.g. http://127.0.0.1:5173. */
   miniAppUrl: string;
+  /** The local chain that plays World Chain. */
   chainRpcUrl: string;
-  /** The API's origin. */
+  /** The API; the simulator serves it to the mini app under /api of its own origin. */
   apiUrl: string;
+  /** The local chain's id (31337). */
   chainId: number;
-  /** The address of the API's WORLD_ID_SIGNING_KEY when it is not the development key (a rehearsal's own). */
+  /**
+   * The relying party's signer World checks IDKit requests against (the address of the API's WORLD_ID_SIGNING_KEY);
+   * default: the development key's (a rehearsal passes its own).
+   */
   worldIdRpSigner?: `0x${string}`;
 }
 

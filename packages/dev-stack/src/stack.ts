@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { DEV_PROFILE } from "@oro/clients";
 import { startApi } from "./api.js";
 import { startLocalChain } from "./chain.js";
 import { SERVICE_NAMES, type ServiceName } from "./env.js";
@@ -34,7 +35,7 @@ export interface StackOptions {
   onProgress?: (message: string) => void;
 }
 
-const CHAIN_ID = 31337;
+const CHAIN_ID = DEV_PROFILE.chainId;
 
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
@@ -109,7 +110,7 @@ export class LocalStack {
 
     const chain = this.step("chain", "starting the local chain and deploying the contracts", async (onStarted, logFile) => {
       await startLocalChain({ host: this.host, port: ports.chain, logFile, onStarted });
-      return "chain id 31337, every contract deployed";
+      return `chain id ${CHAIN_ID}, every contract deployed`;
     });
 
     const backend = chain.then(() =>

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
+import { DEV_PROFILE } from "@oro/clients";
 import { freePort } from "./ports.js";
 import { startService, type Service } from "./processes.js";
 import { waitForHttpOk } from "./ready.js";
@@ -10,7 +11,7 @@ import { inheritedEnv } from "./env.js";
 
 /** The web app's build-time settings for the local chain (read by apps/web/src/env.ts). */
 function webEnv(rpcUrl: string, apiBaseUrl: string): Record<string, string> {
-  return { VITE_CHAIN_ID: "31337", VITE_RPC_URL: rpcUrl, VITE_API_BASE_URL: apiBaseUrl };
+  return { VITE_CHAIN_ID: String(DEV_PROFILE.chainId), VITE_RPC_URL: rpcUrl, VITE_API_BASE_URL: apiBaseUrl };
 }
 
 export interface BuildWebOptions {
