@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { DEV_PROFILE, devServiceUrl } from "@oro/clients";
 import react from "@vitejs/plugin-react";
 import { defineConfig, loadEnv } from "vite";
 import { bundleReport } from "./scripts/bundle-report.ts";
@@ -8,8 +9,8 @@ import { productionGuard } from "./scripts/production-guard.ts";
 // The dev server and preview listen on 127.0.0.1 only; the port and the API target come from the environment.
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), "");
-  const port = Number(env.WEB_PORT ?? 5173);
-  const apiTarget = env.API_URL ?? `http://127.0.0.1:${env.API_PORT ?? "3001"}`;
+  const port = Number(env.WEB_PORT ?? DEV_PROFILE.ports.web);
+  const apiTarget = env.API_URL ?? devServiceUrl("api", env.API_PORT === undefined ? undefined : Number(env.API_PORT));
   return {
     // The claim-issues banner tops the first screen: then the static first paint (without it) is left out.
     plugins: [productionGuard(), react(), firstPaint({ i18nDir: fileURLToPath(new URL("./src/i18n", import.meta.url)), enabled: env.VITE_CLAIM_ISSUES_BANNER !== "true" }), bundleReport()],

@@ -50,6 +50,8 @@ const knownDeployments: Partial<Record<number, Deployment>> = deployments;
 /** The contracts of the configured chain, from the generated deployments; undefined until deployed there. */
 export const deployment = knownDeployments[chainId];
 
+// The local chain's URL is written here rather than read from DEV_PROFILE of @oro/clients: that object also holds
+// Hardhat's public mnemonic, which would then ship in the production bundle.
 const defaultRpcUrls: Record<OroChainId, string> = {
   [CHAIN_IDS.development]: "http://127.0.0.1:8545",
   [CHAIN_IDS.worldChain]: "https://worldchain-mainnet.g.alchemy.com/public",

@@ -1,4 +1,4 @@
-import { buildDevProof, devNullifierHash } from "@oro/clients";
+import { buildDevProof, DEV_PROFILE, devNullifierHash } from "@oro/clients";
 import { getAddress, verifyMessage } from "viem";
 import { describe, expect, it } from "vitest";
 import { readStored } from "../src/lib/storage";
@@ -37,7 +37,7 @@ describe("development wallet", () => {
     const expected = buildDevProof({
       receiver,
       nullifierHash: devNullifierHash(`wallet-${receiver.toLowerCase()}`),
-      appId: "app_staging_oro_local",
+      appId: DEV_PROFILE.worldAppId,
       action: "claim-tokens-action",
     });
     expect(result).toEqual({ version: "3.0", merkleRoot: expected.root, nullifierHash: expected.nullifierHash, proof: expected.proof });

@@ -1,4 +1,4 @@
-import { buildDevProof, devEnrolmentProofs, devNullifierHash, devSessionProof, idkitSessionIdOf, oroWorldId4CallsAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
+import { buildDevProof, DEV_PROFILE, devEnrolmentProofs, devNullifierHash, devSessionProof, idkitSessionIdOf, oroWorldId4CallsAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
 import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
 import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
 import { ApiRequestError, type Poll } from "../src/lib/api";
@@ -24,7 +24,7 @@ export function devVerification(): WorldId3Verification {
   const { root, nullifierHash, proof } = buildDevProof({
     receiver: USER,
     nullifierHash: devNullifierHash("test-human"),
-    appId: "app_staging_oro_local",
+    appId: DEV_PROFILE.worldAppId,
     action: "claim-tokens-action",
   });
   return { version: "3.0", merkleRoot: root, nullifierHash, proof: proof };

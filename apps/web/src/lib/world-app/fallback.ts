@@ -21,7 +21,7 @@ export function getDevWallet(command: string): Promise<DevWallet> {
     module.createDevWallet({
       chainId: env.chainId,
       rpcUrl: env.rpcUrl,
-      worldAppId: env.worldAppId ?? "app_staging_oro_local",
+      worldAppId: env.worldAppId,
       claimAction: env.claimAction,
     }),
   );

@@ -1,4 +1,4 @@
-import { buildDevProof, devNullifierHash } from "@oro/clients";
+import { buildDevProof, DEV_PROFILE, devNullifierHash } from "@oro/clients";
 import { createWalletClient, defineChain, http, type Address, type Hex } from "viem";
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
@@ -14,7 +14,6 @@ import type { WalletAuthRequest, WalletAuthSignature } from "../wallet-auth";
  * when `import.meta.env.DEV` is true, so a production build never contains it; it is handed its configuration
  * rather than reading `env.ts`, which would make the two import each other.
  */
-const HARDHAT_TEST_MNEMONIC = "test test test test test test test test test test test junk";
 export const DEV_ACCOUNT_COUNT = 10;
 /** Accounts 0 and 1 are the local owner and voucher signer; a user starts on account 2. */
 const DEFAULT_ACCOUNT_INDEX = 2;
@@ -23,8 +22,8 @@ const DEFAULT_ACCOUNT_INDEX = 2;
 export interface DevWalletConfig {
   chainId: number;
   rpcUrl: string;
-  /** The World ID app and action its development proofs are made for. */
-  worldAppId: string;
+  /** The World ID app and action its development proofs are made for (the local deployment's app by default). */
+  worldAppId: string | undefined;
   claimAction: string;
 }
 
@@ -50,7 +49,7 @@ export function createDevWallet({ chainId, rpcUrl, worldAppId, claimAction }: De
     rpcUrls: { default: { http: [rpcUrl] } },
   });
   const hdAccounts: HDAccount[] = Array.from({ length: DEV_ACCOUNT_COUNT }, (_, addressIndex) =>
-    mnemonicToAccount(HARDHAT_TEST_MNEMONIC, { addressIndex }),
+    mnemonicToAccount(DEV_PROFILE.mnemonic, { addressIndex }),
   );
   const permissions = { notifications: false };
   let permissionRequested = false;
@@ -59,7 +58,7 @@ export function createDevWallet({ chainId, rpcUrl, worldAppId, claimAction }: De
     const stored = readStored("devAccountIndex");
     return stored !== null && stored >= 0 && stored < DEV_ACCOUNT_COUNT ? stored : DEFAULT_ACCOUNT_INDEX;
   };
-  const defaultAccount = mnemonicToAccount(HARDHAT_TEST_MNEMONIC, { addressIndex: DEFAULT_ACCOUNT_INDEX });
+  const defaultAccount = mnemonicToAccount(DEV_PROFILE.mnemonic, { addressIndex: DEFAULT_ACCOUNT_INDEX });
   const account = (): HDAccount => hdAccounts[selectedIndex()] ?? defaultAccount;
 
   return {
@@ -96,7 +95,7 @@ export function createDevWallet({ chainId, rpcUrl, worldAppId, claimAction }: De
         receiver: signal,
         // One development human per development account, stable across reloads.
         nullifierHash: devNullifierHash(`wallet-${signal.toLowerCase()}`),
-        appId: worldAppId,
+        appId: worldAppId ?? DEV_PROFILE.worldAppId,
         action: claimAction,
       });
       return { version: "3.0", merkleRoot: root, nullifierHash, proof };
