@@ -25,6 +25,9 @@ cleanup
 
 started=$(date +%s%N)
 "$DOCKER" exec "$postgres" pg_dump -U oro -d oro --schema public --format custom >"$backup" || { fail "pg_dump failed"; exit 1; }
+# The activation worker stamps its checks on referral rows, so one may change between the dump and this digest:
+# referrals are compared by their keys here, and by their content as each person sees them through the API below.
+export KEYS_ONLY=referral
 before=$(data_fingerprint)
 drill "pg_dump of schema public: $(du -k "$backup" | cut -f1) KiB in $((($(date +%s%N) - started) / 1000000)) ms"
 

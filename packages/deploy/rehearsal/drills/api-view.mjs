@@ -37,6 +37,8 @@ for (const wallet of WALLETS) {
   const auth = { headers: { authorization: `Bearer ${token}` } };
   const { user } = await call("/api/auth/session", auth);
   const earned = await call(`/api/referrals/oro-earned?userAddress=${account.address}&forceBustCache=true`, auth);
-  view[wallet] = { user, earned };
+  // A referral's updatedAt is the workers' stamp of their last look at it (a pending one is looked at again and
+  // again): it may move between the dump and this read, and is not what the backup has to keep.
+  view[wallet] = { user, earned: JSON.parse(JSON.stringify(earned, (key, value) => (key === "updatedAt" ? undefined : value))) };
 }
 console.log(JSON.stringify(view));

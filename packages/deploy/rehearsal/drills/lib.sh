@@ -87,14 +87,14 @@ traffic_field() { node -e 'const s = JSON.parse(require("fs").readFileSync(proce
 
 # What the API's data holds, table by table: rows and a digest of their content (`data_fingerprint`), or of their
 # keys only (`data_fingerprint keys`: which rows exist, while the workers may update them), to compare before and
-# after.
+# after. KEYS_ONLY names tables digested by their keys in either case.
 data_fingerprint() {
   local table key what
   for table in user referral_code referral referral_reward notification_job notification_preference; do
     key=id
     [ "$table" != notification_preference ] || key=address
     what="t::text"
-    [ "${1:-}" != keys ] || what="t.$key"
+    [ "${1:-}" != keys ] && [[ " ${KEYS_ONLY:-} " != *" $table "* ]] || what="t.$key"
     echo "$table $(sql "SELECT count(*) || ' rows, md5 ' || coalesce(md5(string_agg($what, ',' ORDER BY $what)), '-') FROM \"$table\" t")"
   done
 }
