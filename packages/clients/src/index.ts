@@ -8,3 +8,4 @@ export * from "./dev-profile.js";
 export * from "./languages.js";
 export * from "./chain-clock.js";
 export * from "./world-notifications.js";
+export type * as IndexerApi from "./indexer-api.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { nullifierHashToHex } from "@oro/clients";
+import { nullifierHashToHex, type IndexerApi } from "@oro/clients";
 import type { Address, Hex } from "viem";
 
 /**
@@ -35,10 +35,18 @@ export class IndexerUnavailableError extends Error {
   override name = "IndexerUnavailableError";
 }
 
+/**
+ * `schema`, checked against the indexer's answer `Answer` (its one description, in @oro/clients): the call does not
+ * compile when the answer lacks a field the schema reads, or gives it another type.
+ */
+function readsAnswer<Answer>() {
+  return <S extends z.ZodType>(schema: S, ..._check: Answer extends z.input<S> ? [] : [mismatch: never]): S => schema;
+}
+
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/).transform((value) => value.toLowerCase() as Hex);
 const decimal = z.string().regex(/^\d+$/).transform((value) => BigInt(value));
 
-const claimSchema = z.object({
+const claimSchema = readsAnswer<IndexerApi.Claim>()(z.object({
   transactionHash: hex,
   blockNumber: z.number().int(),
   logIndex: z.number().int(),
@@ -48,11 +56,11 @@ const claimSchema = z.object({
   amount: decimal,
   numOfMints: z.number().int(),
   streak: z.number().int(),
-});
+}));
 
 const seconds = z.number().int().nonnegative();
 
-const streakSchema = z.object({
+const streakSchema = readsAnswer<IndexerApi.StreakResponse>()(z.object({
   address: hex.transform((value): Address => value),
   nullifierHash: hex.nullable(),
   currentStreak: z.number().int().nonnegative(),
@@ -61,34 +69,34 @@ const streakSchema = z.object({
   lastMintedAt: seconds.nullable(),
   nextMintAt: seconds.nullable(),
   streakExpiresAt: seconds.nullable(),
-});
+}));
 
-const statsSchema = z.object({ waitBetweenMints: seconds });
+const statsSchema = readsAnswer<IndexerApi.StatsResponse>()(z.object({ waitBetweenMints: seconds }));
 
-const tokenStatsSchema = z.object({
+const tokenStatsSchema = readsAnswer<IndexerApi.StatsResponse>()(z.object({
   holders: z.number().int().nonnegative(),
   totalSupply: decimal,
   lastEventAt: seconds.nullable(),
-});
+}));
 
-const humanSchema = z.object({
+const humanSchema = readsAnswer<IndexerApi.HumanResponse>()(z.object({
   hasMinted: z.boolean(),
   numOfMints: z.number().int().nonnegative(),
   firstMintedAt: seconds.nullable(),
-});
+}));
 
-const payoutSchema = z.object({
+const payoutSchema = readsAnswer<IndexerApi.ReferralPayout>()(z.object({
   nonce: decimal,
   account: hex.transform((value): Address => value),
   amount: decimal,
   transactionHash: hex,
   timestamp: z.number(),
-});
+}));
 
-const worldIdStatusSchema = z.object({
+const worldIdStatusSchema = readsAnswer<IndexerApi.WorldIdStatusResponse>()(z.object({
   session: z.object({ idkitSessionId: z.string().regex(/^session_[0-9a-f]{128}$/) }).nullable(),
   movedToWorldId4: z.boolean(),
-});
+}));
 
 export type IndexedWorldIdStatus = z.output<typeof worldIdStatusSchema>;
 export type IndexedClaim = z.output<typeof claimSchema>;
@@ -97,10 +105,10 @@ export type IndexedStreak = z.output<typeof streakSchema>;
 export type IndexedHuman = z.output<typeof humanSchema>;
 export type IndexedTokenStats = z.output<typeof tokenStatsSchema>;
 
-const claimsResponse = z.object({ claims: z.array(claimSchema) });
-const humansResponse = z.object({ humans: z.array(hex) });
-const payoutsResponse = z.object({ payouts: z.array(payoutSchema) });
-const nonceResponse = z.object({ claimed: z.boolean() });
+const claimsResponse = readsAnswer<IndexerApi.ClaimsResponse>()(z.object({ claims: z.array(claimSchema) }));
+const humansResponse = readsAnswer<IndexerApi.WalletHumansResponse>()(z.object({ humans: z.array(hex) }));
+const payoutsResponse = readsAnswer<IndexerApi.ReferralPayoutsResponse>()(z.object({ payouts: z.array(payoutSchema) }));
+const nonceResponse = readsAnswer<IndexerApi.ReferralNonceResponse>()(z.object({ claimed: z.boolean() }));
 
 /** The indexer's page size limit for listings. */
 export const INDEXER_MAX_LIMIT = 100;

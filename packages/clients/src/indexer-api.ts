@@ -1,0 +1,137 @@
+/**
+ * The indexer's HTTP answers, written once: the indexer's routes answer these (apps/indexer/src/api/types.ts
+ * re-exports them) and the API's indexer client reads them by these (`IndexerApi` from "@oro/clients").
+ * Conventions: times are unix seconds (numbers, null when there is none); token amounts are wei as decimal
+ * strings; addresses are lower-case 0x strings; nullifier hashes are 0x plus 64 lower-case hex digits.
+ */
+
+/**
+ * GET /streaks/:address — the streak of the address's owner: the human whose mint it received first (a later
+ * mint by someone else does not make it theirs). The streak itself is the human's, whichever wallets they claim to.
+ */
+export interface StreakResponse {
+  address: `0x${string}`;
+  /** The human shown, or null when the address never received a mint. */
+  nullifierHash: `0x${string}` | null;
+  /** 0 once the streak has lapsed (now > streakExpiresAt). */
+  currentStreak: number;
+  longestStreak: number;
+  /** The human's mint count, as the contract's nullifierHashMintData holds it. */
+  numOfMints: number;
+  lastMintedAt: number | null;
+  /** lastMintedAt + waitBetweenMints: when the contract lets this human mint again. */
+  nextMintAt: number | null;
+  /** lastMintedAt + 2 × waitBetweenMints: the last moment a mint still continues the streak. */
+  streakExpiresAt: number | null;
+}
+
+/** One mint received by an address. */
+export interface Claim {
+  transactionHash: `0x${string}`;
+  blockNumber: number;
+  logIndex: number;
+  timestamp: number;
+  receiver: `0x${string}`;
+  nullifierHash: `0x${string}`;
+  /** wei */
+  amount: string;
+  /** The human's mint count after this mint. */
+  numOfMints: number;
+  /** The human's streak right after this mint. */
+  streak: number;
+}
+
+/** `order` of GET /streaks/:address/claims: `newest` first (the default) or `oldest` first. */
+export type ClaimsOrder = "newest" | "oldest";
+
+/**
+ * GET /streaks/:address/claims?limit=N&order=newest|oldest — newest first unless `order=oldest` (then the
+ * wallet's first mint leads), limit 1..100 (default 10).
+ */
+export interface ClaimsResponse {
+  claims: Claim[];
+}
+
+/** GET /world-id/:address: the World ID 4.0 session of the wallet's human, if they enrolled. */
+export interface WorldIdStatusResponse {
+  address: `0x${string}`;
+  session: {
+    /** IDKit's whole session id, for `IDKit.proveSession`. */
+    idkitSessionId: string;
+    sessionId: `0x${string}`;
+    human: `0x${string}`;
+    movedFrom: `0x${string}` | null;
+    enrolledAt: number;
+  } | null;
+  /** The wallet's human is a 3.0 human who moved (their 3.0 path is closed). */
+  movedToWorldId4: boolean;
+}
+
+/** GET /streaks/:address/humans — every human who ever minted to the address (sorted, each once). */
+export interface WalletHumansResponse {
+  humans: `0x${string}`[];
+}
+
+/** GET /stats */
+export interface StatsResponse {
+  chainId: number;
+  /** wei */
+  totalSupply: string;
+  /** Accounts with a balance above zero. */
+  holders: number;
+  humans: number;
+  mints: number;
+  /** wei per mint, as the contract has it now. */
+  amountPerMint: string;
+  /** seconds */
+  waitBetweenMints: number;
+  killed: boolean;
+  referralPayouts: number;
+  /** wei */
+  referralPaidOut: string;
+  /** Timestamp of the newest indexed event (null before the first). */
+  lastEventAt: number | null;
+}
+
+/** GET /humans/:nullifierHash — for the API's referral checks. */
+export interface HumanResponse {
+  nullifierHash: `0x${string}`;
+  hasMinted: boolean;
+  numOfMints: number;
+  firstMintedAt: number | null;
+  lastMintedAt: number | null;
+  /** The address this human's latest mint went to. */
+  lastReceiver: `0x${string}` | null;
+  currentStreak: number;
+  longestStreak: number;
+}
+
+/** One referral voucher paid by the claim contract. */
+export interface ReferralPayout {
+  /** The voucher nonce (decimal string: a uint256). */
+  nonce: string;
+  account: `0x${string}`;
+  /** wei */
+  amount: string;
+  submitter: `0x${string}`;
+  blockNumber: number;
+  timestamp: number;
+  transactionHash: `0x${string}`;
+}
+
+/** GET /referral-payouts/:address — the vouchers paid to an address, newest first. */
+export interface ReferralPayoutsResponse {
+  payouts: ReferralPayout[];
+}
+
+/** GET /referral-payouts/nonces/:nonce — whether a voucher nonce has been paid. */
+export interface ReferralNonceResponse {
+  nonce: string;
+  claimed: boolean;
+  payout: ReferralPayout | null;
+}
+
+/** Every 400 answer. */
+export interface ErrorResponse {
+  error: string;
+}
