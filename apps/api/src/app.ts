@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fp from "fastify-plugin";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./env.js";
 import errors from "./plugins/errors.js";
@@ -24,6 +24,7 @@ import userRoutes from "./routes/user/index.js";
 import worldIdRoutes from "./routes/world-id/index.js";
 import metrics from "./plugins/metrics.js";
 import { DEFAULT_CONNECTION_LIMITS, createHttpServer, limitConnectionsPerAddress, type ConnectionLimits } from "./connection-limits.js";
+import type { ErrorResponse } from "./schemas/common.js";
 
 export type AppOptions = ServicesOptions;
 
@@ -91,6 +92,12 @@ export function serverOptions(
     // While it shuts down (SIGTERM), a replica still answers the requests that reach it on connections already open
     // (Caddy keeps them alive): a 503 there would fail GETs that the other replica could have served.
     return503OnClosing: false,
+    // The router's own refusals (a path parameter too long: 414; a malformed URL: 400) come before any route and
+    // its error handler: they get the API's error shape too, with a code of its list.
+    frameworkErrors: (error, _request, reply) => {
+      const body: ErrorResponse = { error: "BAD_REQUEST", message: error.message };
+      void (reply as FastifyReply).status(error.statusCode ?? 400).send(body);
+    },
   };
 }
 
