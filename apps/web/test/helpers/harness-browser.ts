@@ -17,6 +17,11 @@ export async function startHarnessBrowser(): Promise<HarnessBrowser> {
   await server.listen();
   const origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
   const browser = await chromium.launch(chromiumLaunchOptions());
+  // The first page makes Vite optimise the dependencies and transform the app: tens of seconds on a loaded
+  // machine. Done once here, under the hook's budget, so that no test's own waits pay for it.
+  const warmUp = await browser.newPage();
+  await warmUp.goto(`${origin}/`, { waitUntil: "load", timeout: 110_000 });
+  await warmUp.close();
   return {
     origin,
     browser,
