@@ -126,9 +126,9 @@ async function measureSize(users: number): Promise<SizeRun> {
     const firstText = await first.text();
     const nextCursor = (JSON.parse(firstText) as { nextCursor?: string | null }).nextCursor ?? null;
     const loadBefore = loadavg()[0] ?? 0;
-    const ceiling = await measureRoute("bare Fastify route (ceiling)", `http://127.0.0.1:${ceilingPort}`, () => ({ path: "/" }), { connections, durationS });
+    const ceiling = await measureRoute("bare Fastify route (ceiling)", `http://127.0.0.1:${ceilingPort}`, () => ({ path: "/" }), { connections, durationS, pid: ceilingProcess.pid });
     const results: Measure[] = [];
-    for (const route of ROUTES) results.push(await measureRoute(route.name, base, () => route.pick(nextCursor), { connections, durationS }));
+    for (const route of ROUTES) results.push(await measureRoute(route.name, base, () => route.pick(nextCursor), { connections, durationS, pid: api?.pid }));
     return { users, bigInvites, seedSeconds, answerBytes: Buffer.byteLength(firstText), results, ceiling, load: [loadBefore, loadavg()[0] ?? 0] };
   } finally {
     if (api && api.exitCode === null && api.signalCode === null) {
@@ -151,14 +151,15 @@ try {
 }
 
 const label = (users: number) => (users >= 1_000_000 ? `${users / 1_000_000} M` : `${users / 1_000} k`);
-console.log(`\np99 (p50) in ms at ${connections} connections, ${durationS} s per route, by users in the database${smoke ? " (smoke size: figures meaningless)" : ""}`);
+console.log(`\np99 (p50) in ms at ${connections} connections, ${durationS} s per route, by users in the database, and the API process's CPU µs per request${smoke ? " (smoke size: figures meaningless)" : ""}`);
 console.log(`| route | ${runs.map((run) => `${label(run.users)} users`).join(" | ")} | target | met |`);
 console.log(`|---|${runs.map(() => "---|").join("")}---|---|`);
 for (const [index, route] of ROUTES.entries()) {
   const cells = runs.map((run) => {
     const measured = run.results[index];
     if (!measured || measured.requests === 0) return "no answer in the window";
-    return `${measured.p99} (${measured.p50})${measured.errors ? `, ${measured.errors} errors` : ""}`;
+    const cpu = measured.cpuMicros === undefined ? "" : `, ${Math.round(measured.cpuMicros).toLocaleString("en")} µs`;
+    return `${measured.p99} (${measured.p50})${cpu}${measured.errors ? `, ${measured.errors} errors` : ""}`;
   });
   const met = runs.every((run) => {
     const measured = run.results[index];
@@ -174,7 +175,7 @@ for (const [index, route] of ROUTES.entries()) {
     met,
   });
 }
-console.log(`| bare Fastify route (ceiling), same moment | ${runs.map((run) => `${run.ceiling.p99} (${run.ceiling.p50}), ${Math.round(run.ceiling.requests).toLocaleString("en")} req/s`).join(" | ")} | | |`);
+console.log(`| bare Fastify route (ceiling), same moment | ${runs.map((run) => `${run.ceiling.p99} (${run.ceiling.p50}), ${Math.round(run.ceiling.requests).toLocaleString("en")} req/s, ${Math.round(run.ceiling.cpuMicros ?? 0)} µs`).join(" | ")} | | |`);
 console.log(`| load average (1 min), before and after | ${runs.map((run) => `${run.load[0].toFixed(1)}, ${run.load[1].toFixed(1)}`).join(" | ")} | | |`);
 console.log(`| the long-history referrer's first answer, bytes | ${runs.map((run) => `${run.answerBytes.toLocaleString("en")} (${run.bigInvites.toLocaleString("en")} invites)`).join(" | ")} | one page | |`);
 console.log(`| seed time, s | ${runs.map((run) => run.seedSeconds.toFixed(0)).join(" | ")} | | |`);

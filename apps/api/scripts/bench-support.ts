@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { addresses, CHAIN_IDS } from "@oro/clients";
@@ -208,14 +209,34 @@ export interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** µs of the measured process's CPU (user + system) per answered request in the measured run, when a pid was given. */
+  cpuMicros?: number;
 }
 
-/** autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * A process's CPU time so far (user + system), in µs, from /proc/<pid>/stat (Linux). Read from outside the process,
+ * so that a busy machine changes only the wall clock, not the figure: it is what the process itself spent.
+ */
+export function cpuMicrosOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the
+  // 14th field of the line, stime the 15th, in clock ticks (USER_HZ, 100 on Linux).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first. With `pid`, the
+ * server process's CPU time per request over the measured run is taken as well (Measure.cpuMicros).
+ */
 export async function measureRoute(
   name: string,
   base: string,
   pick: () => { path: string; headers?: Record<string, string> },
-  { connections, durationS }: { connections: number; durationS: number },
+  { connections, durationS, pid }: { connections: number; durationS: number; pid?: number | undefined },
 ): Promise<Measure> {
   const run = (duration: number) =>
     autocannon({
@@ -225,9 +246,15 @@ export async function measureRoute(
       requests: [{ setupRequest: (request) => ({ ...request, ...pick() }) }],
     });
   await run(2);
+  const cpuBefore = pid === undefined ? 0 : cpuMicrosOf(pid);
   const result = await run(durationS);
+  const cpuSpent = pid === undefined ? 0 : cpuMicrosOf(pid) - cpuBefore;
   const errors = result.errors + result.timeouts + result.non2xx;
-  const measured = { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
-  console.log(`  ${name}: ${Math.round(measured.requests)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${errors ? `, ${errors} errors` : ""}`);
+  // result.requests.total counts the answers that arrived in the window (every request is answered or an error).
+  const answered = result.requests.total;
+  const measured: Measure = { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  if (pid !== undefined && answered > 0) measured.cpuMicros = cpuSpent / answered;
+  const cpu = measured.cpuMicros === undefined ? "" : `, ${Math.round(measured.cpuMicros)} µs CPU/request`;
+  console.log(`  ${name}: ${Math.round(measured.requests)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${cpu}${errors ? `, ${errors} errors` : ""}`);
   return measured;
 }
