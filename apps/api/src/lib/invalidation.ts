@@ -11,7 +11,14 @@ import type { Database, Unlisten } from "../db/database.js";
 export interface InvalidationChannel {
   readonly connected: boolean;
   publish(key: string): Promise<void>;
+  /** The channel and payload that publish(key) sends: for a writer that sends the NOTIFY in its own statement. */
+  notice(key: string): Notice;
   close(): Promise<void>;
+}
+
+export interface Notice {
+  channel: string;
+  payload: string;
 }
 
 export async function openInvalidationChannel(options: {
@@ -36,11 +43,14 @@ export async function openInvalidationChannel(options: {
   } catch (error) {
     options.log.warn({ err: error, channel }, "LISTEN failed: in-process copies are disabled for this cache");
   }
+  const notice = (key: string): Notice => ({ channel, payload: `${self}:${key}` });
   return {
     connected: unlisten !== undefined,
     async publish(key) {
-      await database.prisma.$executeRaw`SELECT pg_notify(${channel}, ${`${self}:${key}`})`;
+      const { payload } = notice(key);
+      await database.prisma.$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
     },
+    notice,
     async close() {
       await unlisten?.();
     },
