@@ -4,7 +4,10 @@ import { index, onchainEnum, onchainTable } from "ponder";
 // wei (numeric(78), JS bigint); nullifier hashes are 0x + 64 lower-case hex digits, except the two keys Ponder must
 // predict from the events (human, world_id_session), which are the events' uint256 values.
 
-/** One verified human (World ID nullifier hash) and their streak as of their latest mint. */
+/**
+ * One World ID 3.0 human (nullifier hash) and their streak as of their latest 3.0 mint. A World ID 4.0 human's state
+ * lives on their `world_id_session` row instead (a human who moved takes theirs there): see that table.
+ */
 export const human = onchainTable("human", (t) => ({
   /**
    * The human key as the contract's uint256 (the API answers it as 0x + 64 hex digits), for the reason
@@ -24,6 +27,12 @@ export const human = onchainTable("human", (t) => ({
 /**
  * A World ID 4.0 session and the human it belongs to. The human key is the one every per-human rule uses: the 3.0
  * nullifier hash of a human who moved from 3.0 (their history keeps its key), else their enrolment nullifier.
+ *
+ * It also holds that human's state as of their latest mint (the `human` columns), from the enrolment on: a human who
+ * moved brings their 3.0 row's state here (a moved human can no longer mint with 3.0), and every session mint updates
+ * it. A session mint thus reads and writes only this row, which Ponder predicts from the event; the human row would be
+ * a lookup by a key no event argument names, one database read per 4.0 mint once `human` no longer fits Ponder's
+ * cache (the cache cliff, README). The API reads a human's state here first, then in `human`.
  */
 export const worldIdSession = onchainTable("world_id_session", (t) => ({
   /**
@@ -42,6 +51,13 @@ export const worldIdSession = onchainTable("world_id_session", (t) => ({
   receiver: t.hex().notNull(),
   enrolledAt: t.int8({ mode: "number" }).notNull(),
   blockNumber: t.int8({ mode: "number" }).notNull(),
+  /** The human's state as of their latest mint, as in `human`; 0 and nulls until they have minted. */
+  numOfMints: t.integer().notNull(),
+  firstMintedAt: t.int8({ mode: "number" }),
+  lastMintedAt: t.int8({ mode: "number" }),
+  currentStreak: t.integer().notNull(),
+  longestStreak: t.integer().notNull(),
+  lastReceiver: t.hex(),
 }), (table) => ({
   // GET /world-id/:address looks a session up by its human, or by the wallet it enrolled with.
   byHuman: index().on(table.human),

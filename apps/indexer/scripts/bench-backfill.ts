@@ -162,6 +162,15 @@ async function metricsDigest(base: string): Promise<string[]> {
   return [...top.map(([key, entry]) => `  ${key}: ${(entry.sum / 1000).toFixed(1)} s over ${format(entry.count)}`), ...counters, ...misses];
 }
 
+/** Events Ponder has indexed so far (the sum of its ponder_indexing_completed_events gauge), or undefined. */
+async function indexedEvents(base: string): Promise<number | undefined> {
+  const text = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) }).then((response) => response.text(), () => undefined);
+  if (text === undefined) return undefined;
+  let total = 0;
+  for (const match of text.matchAll(/^ponder_indexing_completed_events\{[^}]*\} ([0-9.e+-]+)$/gm)) total += Number(match[1]);
+  return total;
+}
+
 /** CPU seconds of the PostgreSQL backends serving a database (their title names it), summed over their lives. */
 function postgresBackendTicks(dbName: string, seen: Map<number, number>): void {
   for (const entry of readdirSync("/proc")) {
@@ -274,6 +283,28 @@ async function main(): Promise<void> {
       if (database === "postgres") postgresBackendTicks(dbName, postgresTicks);
       loads.push(loadavg()[0] ?? 0);
     }, 500);
+    // The rate over time, so that a slowdown as the tables grow (a cache cliff) shows where it starts.
+    const progressEveryMs = Number(process.env.BENCH_PROGRESS_SECONDS ?? 30) * 1000;
+    let last = { at: performance.now(), events: 0 };
+    let sampling = false;
+    const progress = setInterval(() => {
+      if (sampling || !ponder) return;
+      sampling = true;
+      const service = ponder;
+      void indexedEvents(base)
+        .then((indexed) => {
+          const now = performance.now();
+          if (indexed === undefined || indexed === 0) return;
+          const rate = (indexed - last.events) / ((now - last.at) / 1000);
+          console.log(
+            `  ${((now - started) / 1000).toFixed(0).padStart(5)} s: ${format(indexed).padStart(11)} events indexed (${((100 * indexed) / events).toFixed(1)}%), ${format(rate).padStart(6)} events/s in the last ${((now - last.at) / 1000).toFixed(0)} s, RSS ${(groupUsage(service.pid).rss / 2 ** 20).toFixed(0)} MiB, load ${(loadavg()[0] ?? 0).toFixed(1)}`,
+          );
+          last = { at: now, events: indexed };
+        })
+        .finally(() => {
+          sampling = false;
+        });
+    }, progressEveryMs);
     let ponderCpu = 0;
     try {
       await waitForHttpOk(`${base}/ready`, 4 * 3_600_000, ponder);
@@ -281,6 +312,7 @@ async function main(): Promise<void> {
       if (database === "postgres") postgresBackendTicks(dbName, postgresTicks);
     } finally {
       clearInterval(sampler);
+      clearInterval(progress);
     }
     const readySeconds = (performance.now() - started) / 1000;
     const sourceCpu = process.cpuUsage(sourceCpuStart);

@@ -4,7 +4,7 @@ import { idkitSessionIdOf } from "@oro/clients";
 import { zeroAddress, type Address } from "viem";
 import { balanceChanges, holderDelta, supplyDelta } from "../lib/balances";
 import { nullifierHashToHex } from "../lib/request-params";
-import { streakAfterMint } from "../lib/streak";
+import { streakAfterMint, type StreakAtMint } from "../lib/streak";
 import { currentSettings, updateSettings, updateStats } from "./store";
 
 const lower = (address: Address) => address.toLowerCase() as Address;
@@ -41,30 +41,38 @@ ponder.on("Oro:Transfer", async ({ event, context }) => {
 type MintEvent = Parameters<Parameters<typeof ponder.on<"Oro:Minted">>[1]>[0]["event"];
 type OroContext = Parameters<Parameters<typeof ponder.on<"Oro:Minted">>[1]>[0]["context"];
 
+/** A human's state as of their latest mint: a `human` row's columns, or a World ID 4.0 session's. */
+interface HumanState extends StreakAtMint {
+  numOfMints: number;
+  firstMintedAt: number;
+  lastReceiver: Address;
+}
+
+/** The state a World ID 4.0 session holds for its human (undefined until they have minted). */
+function sessionHumanState(session: typeof worldIdSession.$inferSelect): HumanState | undefined {
+  const { numOfMints, firstMintedAt, lastMintedAt, currentStreak, longestStreak, lastReceiver } = session;
+  if (firstMintedAt === null || lastMintedAt === null || lastReceiver === null) return undefined;
+  return { numOfMints, firstMintedAt, lastMintedAt, currentStreak, longestStreak, lastReceiver };
+}
+
 /**
- * One mint of a human (by human key, the uint256), whichever World ID version proved it: streak, wallet, mint row,
- * totals. `receiver` is the event's own (checksummed) value, see above.
+ * One mint of a human (by human key, the uint256), whichever World ID version proved it: wallet, mint row, totals.
+ * Returns the human's new state, which the caller stores where that human's state lives (`human`, or their session).
+ * `receiver` is the event's own (checksummed) value, see above.
  */
 async function recordMint(
   event: Pick<MintEvent, "id" | "block" | "log" | "transaction">,
   context: OroContext,
   minted: { human: bigint; receiver: Address; amount: bigint; numOfMints: number },
-) {
+  previous: HumanState | undefined,
+): Promise<HumanState> {
   const { db } = context;
   const mintedAt = Number(event.block.timestamp);
-  const key = { nullifierHash: minted.human };
   const nullifierHash = nullifierHashToHex(minted.human);
   const receiver = lower(minted.receiver);
   const { numOfMints } = minted;
   const { waitBetweenMints } = await currentSettings(db, context.chain.id);
-
-  const previous = await db.find(human, key);
-  const streak = streakAfterMint(previous ?? undefined, mintedAt, waitBetweenMints);
-  if (previous) {
-    await db.update(human, key).set({ ...streak, numOfMints, lastReceiver: receiver });
-  } else {
-    await db.insert(human).values({ ...key, ...streak, numOfMints, firstMintedAt: mintedAt, lastReceiver: receiver });
-  }
+  const streak = streakAfterMint(previous, mintedAt, waitBetweenMints);
 
   // The Transfer of this mint comes first in the same transaction, so the account usually exists already.
   await db
@@ -101,21 +109,30 @@ async function recordMint(
     mints: current.mints + 1,
     humans: current.humans + (previous ? 0 : 1),
   }));
+  return { ...streak, numOfMints, firstMintedAt: previous?.firstMintedAt ?? mintedAt, lastReceiver: receiver };
 }
 
 ponder.on("Oro:Minted", async ({ event, context }) => {
-  await recordMint(event, context, {
-    human: event.args.nullifierHash,
-    receiver: event.args.receiver,
-    amount: event.args.amount,
-    numOfMints: Number(event.args.numOfMints),
-  });
+  const key = { nullifierHash: event.args.nullifierHash };
+  const previous = await context.db.find(human, key);
+  const state = await recordMint(
+    event,
+    context,
+    { human: event.args.nullifierHash, receiver: event.args.receiver, amount: event.args.amount, numOfMints: Number(event.args.numOfMints) },
+    previous ?? undefined,
+  );
+  if (previous) await context.db.update(human, key).set(state);
+  else await context.db.insert(human).values({ ...key, ...state });
 });
 
 // World ID 4.0: the enrolment names the session's human (always before its first MintedWithSession).
 ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
-  const movedFrom = event.args.movedFrom === 0n ? null : nullifierHashToHex(event.args.movedFrom);
+  const moved = event.args.movedFrom !== 0n;
+  const movedFrom = moved ? nullifierHashToHex(event.args.movedFrom) : null;
   const enrolmentNullifier = nullifierHashToHex(event.args.human);
+  // A human who moved brings their 3.0 state (their row, if they ever minted), which their session carries on. Once per
+  // human: a moved human's 3.0 path is closed, so their `human` row never changes again.
+  const history = moved ? await context.db.find(human, { nullifierHash: event.args.movedFrom }) : null;
   await context.db.insert(worldIdSession).values({
     sessionId: event.args.sessionId,
     idkitSessionId: idkitSessionIdOf(event.args.sessionId, event.args.sessionSeed),
@@ -125,23 +142,31 @@ ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
     receiver: lower(event.args.receiver),
     enrolledAt: Number(event.block.timestamp),
     blockNumber: Number(event.block.number),
+    numOfMints: history?.numOfMints ?? 0,
+    firstMintedAt: history?.firstMintedAt ?? null,
+    lastMintedAt: history?.lastMintedAt ?? null,
+    currentStreak: history?.currentStreak ?? 0,
+    longestStreak: history?.longestStreak ?? 0,
+    lastReceiver: history?.lastReceiver ?? null,
   });
   await updateStats(context.db, context.chain.id, Number(event.block.timestamp));
 });
 
 ponder.on("Oro:MintedWithSession", async ({ event, context }) => {
-  // Looked up by the event's own value, which Ponder's prefetch recognises (ponder.schema.ts).
-  const session = await context.db.find(worldIdSession, { sessionId: event.args.sessionId });
+  // Looked up by the event's own value, which Ponder's prefetch recognises (ponder.schema.ts). The human's state is on
+  // this row too, so a session mint reads nothing else.
+  const key = { sessionId: event.args.sessionId };
+  const session = await context.db.find(worldIdSession, key);
   if (!session) {
     throw new Error(`MintedWithSession for session ${nullifierHashToHex(event.args.sessionId)}, which no WorldId4Enrolled named`);
   }
-  await recordMint(event, context, {
-    // Not predictable from the event: one database read per 4.0 mint whenever `human` has left Ponder's cache.
-    human: BigInt(session.human),
-    receiver: event.args.receiver,
-    amount: event.args.amount,
-    numOfMints: Number(event.args.numOfMints),
-  });
+  const state = await recordMint(
+    event,
+    context,
+    { human: BigInt(session.human), receiver: event.args.receiver, amount: event.args.amount, numOfMints: Number(event.args.numOfMints) },
+    sessionHumanState(session),
+  );
+  await context.db.update(worldIdSession, key).set(state);
 });
 
 ponder.on("Oro:AmountPerMintUpdated", async ({ event, context }) => {

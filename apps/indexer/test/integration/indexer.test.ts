@@ -301,8 +301,16 @@ describe("indexer against a local chain", () => {
       [T0 + WAIT + 5, 2, 2, ivyHuman],
       [T0 + 4, 1, 1, ivyHuman],
     ]);
-    expect((await first.get<HumanResponse>(`/humans/${ivyHuman}`)).body).toMatchObject({ hasMinted: true, numOfMints: 2, longestStreak: 2 });
-    expect((await first.get<HumanResponse>(`/humans/${hashOf("heidi")}`)).body).toMatchObject({ hasMinted: true, numOfMints: 2, longestStreak: 2 });
+    // A 4.0 human's state follows their session mints; a mover's starts from their 3.0 history (first mint at T0 + 3).
+    expect((await first.get<HumanResponse>(`/humans/${ivyHuman}`)).body).toMatchObject({
+      hasMinted: true, numOfMints: 2, longestStreak: 2, firstMintedAt: T0 + 4, lastMintedAt: T0 + WAIT + 5, lastReceiver: accounts.ivy.toLowerCase(),
+    });
+    expect((await first.get<HumanResponse>(`/humans/${hashOf("heidi")}`)).body).toMatchObject({
+      hasMinted: true, numOfMints: 2, longestStreak: 2, firstMintedAt: T0 + 3, lastMintedAt: T0 + WAIT + 4, lastReceiver: accounts.heidi.toLowerCase(),
+    });
+    for (const [wallet, nullifierHash, lastMintedAt] of [[accounts.heidi, hashOf("heidi"), T0 + WAIT + 4], [accounts.ivy, ivyHuman, T0 + WAIT + 5]] as const) {
+      expect((await first.get<StreakResponse>(`/streaks/${wallet}`)).body, wallet).toMatchObject({ nullifierHash, numOfMints: 2, longestStreak: 2, lastMintedAt, nextMintAt: lastMintedAt + WAIT });
+    }
     expect((await first.get<WalletHumansResponse>(`/streaks/${accounts.heidi}/humans`)).body.humans).toEqual([hashOf("heidi")]);
     expect(heidiSession).not.toBe(ivySession);
   });

@@ -1,18 +1,16 @@
 import { Hono } from "hono";
-import { db } from "ponder:api";
-import { human } from "ponder:schema";
-import { eq } from "ponder";
 import { parseNullifierHash } from "../../lib/request-params";
 import { streakAt } from "../../lib/streak";
 import { valueOr400 } from "../respond";
 import type { HumanResponse } from "../types";
+import { humanState } from "../human-state";
 import { streakContext } from "../streak-context";
 
 export const humans = new Hono().get("/:nullifierHash", async (c) => {
   const nullifierHash = valueOr400(c, parseNullifierHash(c.req.param("nullifierHash")));
   if ("response" in nullifierHash) return nullifierHash.response;
 
-  const [row] = await db.select().from(human).where(eq(human.nullifierHash, BigInt(nullifierHash.value))).limit(1);
+  const row = await humanState(nullifierHash.value);
   if (!row) {
     return c.json({
       nullifierHash: nullifierHash.value,

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { db } from "ponder:api";
-import { account, human, mint } from "ponder:schema";
+import { account, mint } from "ponder:schema";
 import { asc, desc, eq } from "ponder";
 import { parseAddress, parseLimit, parseOrder } from "../../lib/request-params";
 import { streakAt } from "../../lib/streak";
+import { humanState } from "../human-state";
 import { streakContext } from "../streak-context";
 import { valueOr400 } from "../respond";
 import type { Claim, ClaimsResponse, StreakResponse, WalletHumansResponse } from "../types";
@@ -15,9 +16,7 @@ export const streaks = new Hono()
 
     const [holder] = await db.select().from(account).where(eq(account.address, address.value)).limit(1);
     const nullifierHash = holder?.firstMintNullifierHash ?? null;
-    const [shown] = nullifierHash
-      ? await db.select().from(human).where(eq(human.nullifierHash, BigInt(nullifierHash))).limit(1)
-      : [];
+    const shown = nullifierHash ? await humanState(nullifierHash) : null;
     if (!shown) {
       return c.json({
         address: address.value,
