@@ -4,7 +4,8 @@ import type { z } from "zod";
 import { serializerCompiler } from "../src/plugins/serializer.js";
 import { oroEarnedResponseSchema } from "../src/schemas/referrals.js";
 import { pollsResponseSchema } from "../src/schemas/polls.js";
-import { streakResponseSchema } from "../src/schemas/streaks.js";
+import { claimsResponseSchema, streakResponseSchema } from "../src/schemas/streaks.js";
+import { frozenAnswer } from "../src/lib/frozen-answer.js";
 import { tokenPricesResponseSchema } from "../src/schemas/erc20.js";
 
 const compile = (compiler: typeof serializerCompiler, schema: z.ZodType) =>
@@ -39,6 +40,17 @@ describe("the response serializer", () => {
       expect(fast).toEqual(zod);
       expect(JSON.stringify(fast)).not.toMatch(/internal|secret|extra|source|voters|voucherSignature/);
     }
+  });
+
+  it("writes a frozen answer (a cached one) once per route: the same text every time, and it cannot be changed after", () => {
+    const answer = frozenAnswer({ address: "0xab", nullifierHash: null, currentStreak: 3, longestStreak: 7, numOfMints: 12, lastMintedAt: 5, nextMintAt: 6, streakExpiresAt: 9, stale: false, cachedAt: "2026-01-01T00:00:00.000Z", extra: "no" });
+    const write = compile(serializerCompiler, streakResponseSchema);
+    const first = write(answer);
+    expect(JSON.parse(first)).toEqual(JSON.parse(compile(zodSerializerCompiler, streakResponseSchema)({ ...answer })));
+    expect(write(answer)).toBe(first);
+    expect(() => Object.assign(answer, { currentStreak: 4 })).toThrow(TypeError);
+    // Another route's schema writes its own fields of the same answer.
+    expect(JSON.parse(compile(serializerCompiler, claimsResponseSchema.pick({ stale: true, cachedAt: true }))(answer))).toEqual({ stale: false, cachedAt: "2026-01-01T00:00:00.000Z" });
   });
 
   it("refuses an answer that lacks a required field (a 500, never a half answer)", () => {

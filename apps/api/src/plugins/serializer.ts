@@ -1,6 +1,7 @@
 import fastJson from "fast-json-stringify";
 import { serializerCompiler as zodSerializerCompiler } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { isFrozenAnswer } from "../lib/frozen-answer.js";
 
 /**
  * Answers are written by fast-json-stringify (Fastify's own serializer) from each response's zod schema turned
@@ -61,7 +62,18 @@ export const serializerCompiler: typeof zodSerializerCompiler = (input) => {
     try {
       const json = z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "throw" });
       const stringify = fastJson(nullableObjectsAsTypes(openObjects(json) as JsonSchema) as unknown as Parameters<typeof fastJson>[0]);
-      return (data) => stringify(data);
+      // A frozen answer (lib/frozen-answer.ts) is written once and its text kept, per route and status: another
+      // route's schema may write other fields of the same answer.
+      const written = new WeakMap<object, string>();
+      return (data: unknown) => {
+        if (typeof data !== "object" || data === null || !isFrozenAnswer(data)) return stringify(data);
+        let text = written.get(data);
+        if (text === undefined) {
+          text = stringify(data);
+          written.set(data, text);
+        }
+        return text;
+      };
     } catch {
       // falls through to zod
     }

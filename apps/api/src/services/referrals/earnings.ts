@@ -6,6 +6,7 @@ import { startDeadline, type Deadline } from "../../lib/deadline.js";
 import { indexerWithin, INDEXER_MAX_LIMIT, IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
 import { ApiError } from "../../lib/errors.js";
 import { TtlCache } from "../../lib/ttl-cache.js";
+import { frozenAnswer } from "../../lib/frozen-answer.js";
 import type { ReferralActivation } from "./activation.js";
 import {
   decodeInvitesCursor,
@@ -325,7 +326,8 @@ export function createReferralEarnings(options: EarningsOptions) {
       usersReferredCount: answer.usersReferred,
       nextCursor,
     };
-    if (firstPage) cache.set(key, result);
+    // Frozen: the cached first page is served as is many times, and written to JSON once (plugins/serializer.ts).
+    if (firstPage) cache.set(key, frozenAnswer(result));
     return result;
   }
 

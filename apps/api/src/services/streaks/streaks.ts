@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import { ApiError } from "../../lib/errors.js";
+import { frozenAnswer } from "../../lib/frozen-answer.js";
 import { IndexerUnavailableError, type IndexedClaim, type IndexedStreak, type IndexedWorldIdStatus, type IndexerClient } from "../indexer/index.js";
 import type { CachedAnswer, StreakCacheStore } from "./streak-cache.js";
 
@@ -97,12 +98,20 @@ export function createStreakService(options: StreakServiceOptions) {
 
   const freshness = (answer: CachedAnswer, stale: boolean): Freshness => ({ stale, cachedAt: new Date(answer.fetchedAt).toISOString() });
 
+  // The answer built from a cached streak, kept with it while nothing it shows changes (not stale, not lapsed since):
+  // frozen, so that the serializer writes it once too. The in-process copies serve the same object to every reader.
+  const views = new WeakMap<CachedAnswer, { view: StreakView; lapsed: boolean }>();
+
   async function current(address: Address, { bypassCache }: { bypassCache: boolean }): Promise<StreakView> {
     const { answer, stale } = await read(address, "current", bypassCache, () => indexer.streak(address));
     const streak = answer.body as IndexedStreak;
     // A cached answer may outlive the streak: it lapses once streakExpiresAt has passed.
     const lapsed = streak.streakExpiresAt !== null && Date.now() / 1000 > streak.streakExpiresAt;
-    return { ...streak, currentStreak: lapsed ? 0 : streak.currentStreak, ...freshness(answer, stale) };
+    const known = stale ? undefined : views.get(answer);
+    if (known && known.lapsed === lapsed) return known.view;
+    const view: StreakView = { ...streak, currentStreak: lapsed ? 0 : streak.currentStreak, ...freshness(answer, stale) };
+    if (!stale) views.set(answer, { view: frozenAnswer(view), lapsed });
+    return view;
   }
 
   async function claims(address: Address, limit: number, { bypassCache }: { bypassCache: boolean }): Promise<ClaimsView> {
