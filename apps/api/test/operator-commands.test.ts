@@ -189,3 +189,12 @@ describe("pnpm allow-list", { timeout: 600_000 }, () => {
     }
   });
 });
+
+describe("pnpm rehearsal-payouts", { timeout: 600_000 }, () => {
+  it("refuses to queue payouts anywhere but a rehearsal, with one line and exit code 2, before touching anything", async () => {
+    const refused = await command("rehearsal-payouts", "queue", "3");
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr.trim()).toBe("rehearsal-payouts runs only in a rehearsal (ORO_REHEARSAL=true on the development chain)");
+  });
+});

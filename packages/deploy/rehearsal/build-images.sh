@@ -27,11 +27,12 @@ SUITE=trixie
 # The machine's own Debian mirror (the one apt uses), else Debian's.
 MIRROR=${DEBIAN_MIRROR:-$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/*$/\1/p' | head -1 || true)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
-# One root for every base (Node.js 20.19 and npm, Caddy 2.6, PostgreSQL 17, Redis 8, wget for healthchecks):
+# One root for every base (Node.js 20.19 and npm, Caddy 2.6 with nftables for its per-address connection cap,
+# PostgreSQL 17, Redis 8, wget for healthchecks):
 # built once, imported once, each base a thin layer over it with its own user, entrypoint and command.
 # debootstrap lays down the minimal system; apt-get in the root installs the rest (debootstrap's own resolver
 # leaves npm's dependencies unconfigured).
-PACKAGES="nodejs npm caddy postgresql-17 redis-server wget"
+PACKAGES="nodejs npm caddy nftables postgresql-17 redis-server wget"
 BASE_HASH=$( (echo "$SUITE $PACKAGES"; cat "$REHEARSAL_LIB_DIR/postgres-entrypoint.sh") | sha256sum | cut -c1-12)
 ROOT_IMAGE="oro-debian/root:$BASE_HASH"
 

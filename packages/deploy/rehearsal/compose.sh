@@ -12,6 +12,8 @@ compose() {
 # rehearsal.env, the bases build-images.sh made, and this rehearsal's own secrets (made once, kept).
 write_compose_env() {
   local secrets="$REHEARSAL_DIR/secrets.env"
+  # A directory from before the payout wallet was part of the rehearsal gets fresh secrets (its volumes are gone).
+  grep -q '^PAYOUT_WALLET_ADDRESS=' "$secrets" 2>/dev/null || rm -f "$secrets"
   if [ ! -s "$secrets" ]; then
     # Made inside the API image (viem is there), so that nothing on the machine needs installing.
     "$DOCKER" run --rm --network none -w /repo/apps/api "${ORO_IMAGE_PREFIX:-oro}-api:${ORO_VERSION:-latest}" node --input-type=module -e '
@@ -21,6 +23,10 @@ write_compose_env() {
       console.log(`POSTGRES_PASSWORD=${randomBytes(16).toString("hex")}`);
       console.log(`CLAIM_SIGNER_PRIVATE_KEY=${signer}`);
       console.log(`CLAIM_SIGNER_ADDRESS=${privateKeyToAccount(signer).address}`);
+      // The payout wallet of `auto` rewards (drill 1 queues some); up.sh gives it ETH on the chain.
+      const payoutWallet = generatePrivateKey();
+      console.log(`PAYOUT_WALLET_PRIVATE_KEY=${payoutWallet}`);
+      console.log(`PAYOUT_WALLET_ADDRESS=${privateKeyToAccount(payoutWallet).address}`);
       const worldIdSigner = generatePrivateKey();
       console.log(`WORLD_ID_SIGNING_KEY=${worldIdSigner}`);
       // Not a setting of the stack: the simulator of the journeys checks World ID requests against this address.

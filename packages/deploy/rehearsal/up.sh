@@ -21,5 +21,9 @@ started=$(date +%s)
 log "starting the stack (project $COMPOSE_PROJECT)"
 compose up -d --no-build >"$REHEARSAL_DIR/logs/compose-up.log" 2>&1 || { cat "$REHEARSAL_DIR/logs/compose-up.log" >&2; exit 1; }
 wait_healthy "${ORO_REHEARSAL_UP_TIMEOUT:-420}"
+# The payout wallet pays gas for `auto` rewards: 100 ETH from the development chain (hardhat_setBalance).
+curl -fsS --max-time 10 -H 'content-type: application/json' "http://127.0.0.1:$(compose_setting CHAIN_PORT)" \
+  -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"hardhat_setBalance\",\"params\":[\"$(compose_setting PAYOUT_WALLET_ADDRESS)\",\"0x56bc75e2d63100000\"]}" \
+  | grep -q '"result":true' || { echo "rehearsal: could not fund the payout wallet on the chain" >&2; exit 1; }
 echo "rehearsal: every service healthy in $(($(date +%s) - started)) s"
 check_through_caddy

@@ -20,7 +20,8 @@ export default fp<{ config: Config }>(
       loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
       loops.push(startLoop("reminder-purge", 3_600_000, () => reminders.purgeFinished(), log));
       loops.push(startLoop("claim-reminders", config.workers.notificationIntervalMs, () => reminders.runOnce(), log));
-      if (config.workers.payoutsNeedWallet) {
+      // With a payout wallet, also when neither side is `auto` (any longer): rewards queued before still get paid.
+      if (config.payoutWalletKey) {
         loops.push(startLoop("referral-payouts", config.workers.payoutIntervalMs, () => payouts.runOnce(), log));
       }
       hookDone();

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Drill 5: a deploy of changed indexing code with zero downtime. Changed code gets a schema of its own (the
-# indexer names its schema after its code's fingerprint) and backfills from the start; here a second indexer from
-# the same image with another INDEXER_SCHEMA_PREFIX stands in for it, as it also needs a fresh schema and a full
-# backfill. The old indexer serves until the new one's /ready says it caught up; then the new one takes the
-# network name the API asks for ("indexer") and the old one stops. Goals: throughout, every streak read that asks
-# the indexer (bypassCache) gets a fresh answer: no 503, no stale answer, so the API never missed the indexer.
+# Drill 5: a deploy of changed indexing code with zero downtime. The change is real: this commit's source with a new
+# table and a handler that fills it (ERC-20 approvals of ORO), built into a new indexer image. Changed indexing code
+# gets a schema of its own (the indexer names its schema after its code's fingerprint) and backfills from the start
+# block beside the serving indexer. The old indexer serves until the new one's /ready says it caught up; then the new
+# one takes the network name the API asks for ("indexer") and the old one stops. Goals: throughout, every streak read
+# that asks the indexer (bypassCache) gets a fresh answer: no 503, no stale answer, so the API never missed the
+# indexer; afterwards the new code's table exists in the new schema and the API's reads go to it.
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
 source "$REHEARSAL_LIB_DIR/compose.sh"
@@ -12,11 +13,46 @@ source "$REHEARSAL_LIB_DIR/drills/lib.sh"
 
 old=$(containers_of indexer | head -1)
 new=oro-rehearsal-indexer-next
+next_image="${ORO_IMAGE_PREFIX:-oro}-indexer:next"
 network=$("$DOCKER" inspect --format '{{range $name, $_ := .NetworkSettings.Networks}}{{$name}}{{end}}' "$old")
 envfile="$REHEARSAL_DIR/indexer-next.env"
 "$DOCKER" rm -f "$new" >/dev/null 2>&1 || true
-"$DOCKER" inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$old" | sed 's/^INDEXER_SCHEMA_PREFIX=.*/INDEXER_SCHEMA_PREFIX=oro_next/' >"$envfile"
+"$DOCKER" inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$old" >"$envfile"
 chmod 600 "$envfile"
+
+# The changed code: the repository's files (tracked, and new ones not ignored) plus a table and its handler.
+context=$(mktemp -d)
+trap 'rm -rf "$context" "$envfile"' EXIT
+git -C "$REPO_ROOT" ls-files -z --cached --others --exclude-standard | (cd "$REPO_ROOT" && tar --null -T - -c 2>/dev/null) | tar -x -C "$context"
+cat >>"$context/apps/indexer/ponder.schema.ts" <<'TABLE'
+
+/** ORO allowances as last approved (rehearsal drill 5's change of indexing code). */
+export const allowance = onchainTable("allowance", (t) => ({
+  id: t.text().primaryKey(),
+  owner: t.hex().notNull(),
+  spender: t.hex().notNull(),
+  value: t.bigint().notNull(),
+}));
+TABLE
+cat >"$context/apps/indexer/src/handlers/allowances.ts" <<'HANDLER'
+import { ponder } from "ponder:registry";
+import { allowance } from "ponder:schema";
+
+ponder.on("Oro:Approval", async ({ event, context }) => {
+  const { owner, spender, value } = event.args;
+  await context.db
+    .insert(allowance)
+    .values({ id: `${owner}:${spender}`.toLowerCase(), owner, spender, value })
+    .onConflictDoUpdate({ value });
+});
+HANDLER
+build_started=$(date +%s)
+"$DOCKER" build --network host --progress plain \
+  --secret "id=ca,src=${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" \
+  --build-arg "NODE_IMAGE=$(compose_setting NODE_IMAGE)" -f "$context/deploy/Dockerfile" --target indexer \
+  -t "$next_image" "$context" >"$REHEARSAL_DIR/logs/build-indexer-next.log" 2>&1 ||
+  { fail "the changed indexer did not build; the end of its log:"; tail -30 "$REHEARSAL_DIR/logs/build-indexer-next.log" >&2; exit 1; }
+drill "built $next_image (the indexing code with a new table and handler) in $(($(date +%s) - build_started)) s"
 
 drill "streak reads that ask the indexer every time (bypassCache), through Caddy, during the whole deploy"
 outs=() pids=()
@@ -31,8 +67,17 @@ started=$(date +%s)
 # The compose project's label: down.sh removes it with the rest of the stack.
 "$DOCKER" run -d --init --name "$new" --network "$network" --env-file "$envfile" \
   --label com.docker.compose.project="$COMPOSE_PROJECT" --label com.docker.compose.service=indexer-next \
-  "$("$DOCKER" inspect --format '{{.Config.Image}}' "$old")" >/dev/null || { fail "the new indexer did not start"; exit 1; }
-drill "started $new (schema prefix oro_next) beside $old, which keeps serving"
+  "$next_image" >/dev/null || { fail "the new indexer did not start"; exit 1; }
+schema_of() { "$DOCKER" logs "$1" 2>&1 | sed -n 's/.*into PostgreSQL schema \([a-z0-9_]*\).*/\1/p' | head -1; }
+new_schema=""
+for _ in $(seq 1 60); do
+  new_schema=$(schema_of "$new")
+  [ -z "$new_schema" ] || break
+  sleep 1
+done
+old_schema=$(schema_of "$old")
+drill "started $new (schema $new_schema) beside $old (schema $old_schema), which keeps serving"
+[ -n "$new_schema" ] && [ "$new_schema" != "$old_schema" ] || fail "the changed code did not get a schema of its own"
 caught_up=""
 for _ in $(seq 1 300); do
   if "$DOCKER" exec "$new" node -e "fetch('http://127.0.0.1:42069/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" 2>/dev/null; then
@@ -54,7 +99,11 @@ if [ -n "$caught_up" ]; then
 fi
 kill -TERM "${pids[@]}" 2>/dev/null
 wait "${pids[@]}"
-rm -f "$envfile"
+if [ -n "$caught_up" ]; then
+  [ "$(sql "SELECT to_regclass('\"$new_schema\".allowance') IS NOT NULL")" = t ] || fail "the new code's table is not in $new_schema"
+  answer=$(curl -fsS --max-time 10 "$WEB_URL/api/streaks/current?userAddress=0x00000000000000000000000000000000000000a1&bypassCache=true") || fail "no streak after the switch"
+  drill "after the switch: $new_schema has the new table allowance; a fresh streak read through Caddy: $answer"
+fi
 
 for out in "${outs[@]}"; do
   TRAFFIC_OUT=$out TRAFFIC_PID=
