@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fp from "fastify-plugin";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./env.js";
 import errors from "./plugins/errors.js";
@@ -66,6 +66,27 @@ const app = fp(oroApi, { name: "oro-api" });
 export default app;
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
+/** An answer that took this long is logged (at warn) whatever its status. */
+const SLOW_REQUEST_MS = 1_000;
+
+/**
+ * Fastify's two lines per request ("incoming request", "request completed") are at info, the production level: two
+ * synchronous writes to stdout for every request. At info only what an operator acts on is logged (a failed request at
+ * error, a server error answer or a slow one at warn, with its method, URL, status and time); every request at debug.
+ */
+class RequestLogs extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, "incoming request");
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const responseTime = reply.elapsedTime;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime }, "request errored");
+    else if (reply.statusCode >= 500) reply.log.warn({ req: request, res: reply, responseTime }, "request failed");
+    else if (responseTime >= SLOW_REQUEST_MS) reply.log.warn({ req: request, res: reply, responseTime }, "slow request");
+    else reply.log.debug({ res: reply, responseTime }, "request completed");
+  }
+}
 
 /** Server options: structured logs with a request id (taken from x-request-id when sane), proxy trust, and the
  *  time a request may take to arrive and a connection may idle. */
@@ -80,6 +101,7 @@ export function serverOptions(
       level: config.logLevel,
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
     },
+    logController: new RequestLogs(),
     // The incoming x-request-id is used only when it looks like an id (see genReqId), never verbatim.
     requestIdHeader: false,
     genReqId: (request) => {

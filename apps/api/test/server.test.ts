@@ -37,7 +37,8 @@ describe("the server process", { timeout: 600_000 }, () => {
 
   it(`starts on the embedded database (created on first start), serves, and shuts down gracefully on SIGTERM (suite: ${testDatabaseKind()})`, async () => {
     const port = await freePort();
-    const env = baseEnv({ API_PORT: String(port), WORKERS_ENABLED: "true", ACTIVATION_INTERVAL: "200ms" });
+    // At debug every request is logged (at info only server errors and slow answers are).
+    const env = baseEnv({ API_PORT: String(port), WORKERS_ENABLED: "true", ACTIVATION_INTERVAL: "200ms", LOG_LEVEL: "debug" });
     const service = startService("api", server[0], [...server[1]], { cwd: apiRoot, env });
     // Readiness is the signal; the bound only stops a server that never gets there (tsx compiles on a loaded machine).
     await waitForHttpOk(`http://127.0.0.1:${port}/api/ready`, 180_000, service);
