@@ -133,19 +133,36 @@ export default fp<ServicesOptions>(
       maxAgeMs: config.streakCache.maxAgeMs,
       log: fastify.log.child({ service: "streaks" }),
     });
+    // Earnings' first pages are cached per process: what an activation or a paid voucher changes in one process is
+    // dropped in every other (with no LISTEN connection, nothing is cached that another process could make wrong).
+    const listening: { referrals?: ReferralService } = {};
+    const earningsChannel = await openInvalidationChannel({
+      database,
+      channel: "oro_earnings_changed",
+      onInvalidate: (address) => listening.referrals?.forgetHere(address),
+      onReset: () => listening.referrals?.forgetAll(),
+      log: fastify.log,
+    });
+    const earningsLog = fastify.log.child({ service: "referrals" });
     const referrals = createReferralService({
       prisma,
       chain,
       indexer,
       auth,
       rewards: { referrer: config.referral.referrer, referee: config.referral.referee },
-      earningsCacheTtlMs: config.referral.earningsCacheTtlMs,
+      earningsCacheTtlMs: earningsChannel.connected ? config.referral.earningsCacheTtlMs : 0,
+      earningsChangedElsewhere: (addresses) => {
+        for (const address of addresses) {
+          earningsChannel.publish(address.toLowerCase()).catch((error: unknown) => earningsLog.warn({ err: error }, "could not tell the other processes that earnings changed"));
+        }
+      },
       pendingTtlMs: config.referral.pendingTtlMs,
       requestDeadlineMs: config.indexer.timeoutMs,
       // Eligibility needs the wallet's first mint ever, asked of the indexer oldest first.
       cachedFirstClaim: async (address) => (await streaks.firstClaim(address, { bypassCache: false })).claim ?? undefined,
-      log: fastify.log.child({ service: "referrals" }),
+      log: earningsLog,
     });
+    listening.referrals = referrals;
     const payouts = createPayoutWorker({
       prisma,
       chain,
@@ -207,6 +224,7 @@ export default fp<ServicesOptions>(
     } satisfies Services);
     fastify.addHook("onClose", async () => {
       await sessions?.channel.close();
+      await earningsChannel.close();
       await streaks.close();
       await database.close();
     });

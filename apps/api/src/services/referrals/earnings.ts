@@ -63,6 +63,8 @@ export interface EarningsOptions {
   cacheTtlMs: number;
   /** One deadline for all of a request's calls to the indexer (and the chain in its place). */
   requestDeadlineMs: number;
+  /** Tells the other API processes that these users' earnings changed (their cached first pages are dropped). */
+  changedElsewhere?: (addresses: string[]) => void;
   log: FastifyBaseLogger;
 }
 
@@ -122,7 +124,13 @@ export function createReferralEarnings(options: EarningsOptions) {
   // Only first pages are cached: they are what the share screen opens on.
   const cache = new TtlCache<Earnings>(options.cacheTtlMs);
 
+  /** Drops these users' cached first pages here and in every other API process. */
   function forget(...addresses: string[]) {
+    forgetHere(...addresses);
+    options.changedElsewhere?.(addresses);
+  }
+
+  function forgetHere(...addresses: string[]) {
     for (const address of addresses) cache.delete(address.toLowerCase());
   }
 
@@ -192,8 +200,9 @@ export function createReferralEarnings(options: EarningsOptions) {
    * the request brings up to date itself (first pages only), the totals (one row that triggers keep, migration
    * 20261226000000_referral_totals), who referred the user, the user's own reward as the referee, and one more than a
    * page of the user's invites after `after` in the spec's order, read by keyset on its index, with each invited
-   * person's id and name. The page comes as one JSON value (amounts as text, times as epoch milliseconds): Prisma then
-   * parses one column instead of eleven per invite.
+   * person's id and name. The page comes as one JSON value (amounts as text, times as epoch milliseconds, rounded: exact
+   * for timestamp(3) whether extract gives a numeric or, before PostgreSQL 14, a float): Prisma then parses one column
+   * instead of eleven per invite.
    */
   async function read(user: User, after: InvitesCursor | undefined, withPending: boolean): Promise<EarningsRead> {
     const afterClause = after
@@ -225,8 +234,8 @@ export function createReferralEarnings(options: EarningsOptions) {
                        'id', "page"."id", 'paymentType', "page"."payment_type", 'amountWei', "page"."amount_wei"::text,
                        'voucherNonce', "page"."voucher_nonce"::text, 'voucherSignature', "page"."voucher_signature",
                        'contractAddress', "page"."contract_address", 'status', "page"."status",
-                       'claimedAt', floor(extract(epoch FROM "page"."claimed_at") * 1000),
-                       'updatedAt', floor(extract(epoch FROM "page"."updated_at") * 1000),
+                       'claimedAt', round(extract(epoch FROM "page"."claimed_at") * 1000),
+                       'updatedAt', round(extract(epoch FROM "page"."updated_at") * 1000),
                        'refereeId', "referee"."id", 'refereeUsername', "referee"."username")
                      ORDER BY "page"."rank" DESC, "page"."updated_at" DESC, "page"."id" DESC), '[]'::json)
                 FROM "page" JOIN "referral" ON "referral"."id" = "page"."referral_id" JOIN "user" AS "referee" ON "referee"."id" = "referral"."referee_id"
@@ -309,8 +318,12 @@ export function createReferralEarnings(options: EarningsOptions) {
     const address = getAddress(user.address);
     const page = answer.invites.slice(0, INVITES_PAGE_SIZE);
     const changed = await refreshClaimed(address, answer.refereeReward ? [...page, answer.refereeReward] : page, indexer, deadline);
-    // A voucher found paid moves its invite to a later group: the page is read again from the same place.
-    if (changed) answer = await read(user, after, false);
+    // A voucher found paid moves its invite to a later group: the page is read again from the same place, and the
+    // other processes drop their copies of it.
+    if (changed) {
+      options.changedElsewhere?.([key]);
+      answer = await read(user, after, false);
+    }
     const { refereeReward, invites } = answer;
     const shown = invites.slice(0, INVITES_PAGE_SIZE);
     const last = shown.at(-1);
@@ -331,5 +344,5 @@ export function createReferralEarnings(options: EarningsOptions) {
     return result;
   }
 
-  return { earnings, forget };
+  return { earnings, forget, forgetHere, forgetAll: () => cache.clear() };
 }

@@ -26,6 +26,8 @@ export interface ReferralServiceOptions {
   auth: AuthService;
   rewards: Record<RewardSide, RewardRule>;
   earningsCacheTtlMs: number;
+  /** Tells the other API processes whose earnings changed (an invalidation channel); absent with one process. */
+  earningsChangedElsewhere?: (addresses: string[]) => void;
   /** How long a pending referral waits for the referee's first mint (REFERRAL_PENDING_TTL). */
   pendingTtlMs: number;
   /** One deadline for all of a request's calls to the indexer (the indexer's own timeout). */
@@ -56,6 +58,7 @@ export function createReferralService(options: ReferralServiceOptions) {
     activation,
     cacheTtlMs: options.earningsCacheTtlMs,
     requestDeadlineMs: options.requestDeadlineMs,
+    changedElsewhere: options.earningsChangedElsewhere,
     log,
   });
   const acceptance = createReferralAcceptance({
@@ -80,5 +83,8 @@ export function createReferralService(options: ReferralServiceOptions) {
     activateDue: activation.activateDue,
     earnings: earnings.earnings,
     forget,
+    /** For the invalidation channel: what another process changed. */
+    forgetHere: earnings.forgetHere,
+    forgetAll: earnings.forgetAll,
   };
 }
