@@ -48,6 +48,8 @@ export default tseslint.config(
   {
     ignores: [
       "**/node_modules/**", "**/dist/**", "**/.turbo/**", "**/coverage/**",
+      // Local data of the embedded stack (PGlite, Ponder): never source, sometimes .js files.
+      "**/.data/**", "**/.ponder/**",
       "contracts/artifacts/**", "contracts/cache/**", "contracts/coverage-build/**", "contracts/typechain-types/**",
       "packages/clients/src/generated/**", "**/*.d.ts",
     ],
