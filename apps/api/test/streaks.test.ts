@@ -3,23 +3,12 @@ import type { AddressInfo } from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHttpIndexerClient } from "../src/services/indexer/client.js";
+// The answer as the API builds it (its JSON has the same fields: cachedAt is already a string).
+import type { StreakView as Streak } from "../src/services/streaks/streaks.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser } from "./helpers/referrals.js";
 import { bearer } from "./helpers/siwe.js";
-
-interface Streak {
-  address: string;
-  nullifierHash: string | null;
-  currentStreak: number;
-  longestStreak: number;
-  numOfMints: number;
-  lastMintedAt: number | null;
-  nextMintAt: number | null;
-  streakExpiresAt: number | null;
-  stale: boolean;
-  cachedAt: string;
-}
 
 const indexer = new FakeIndexer();
 let t: TestApp;

@@ -34,13 +34,14 @@ batch=$(json_field "$queued" batch)
 drill "queued $PAYOUTS auto referral rewards (batch $batch), paid from $(json_field "$queued" payoutWallet) ($tx_before transactions before)"
 # The kill lands while payouts are in flight (once the first is paid); whether the victim's worker held a job shows
 # in the time the batch takes to finish (its lease must end first).
+batch_rewards="referral_reward r JOIN referral f ON f.id = r.referral_id JOIN \"user\" u ON u.id = f.referrer_id WHERE u.address = '$batch'"
 for _ in $(seq 1 300); do
-  [ "$(sql "SELECT count(*) FROM referral_reward r JOIN referral f ON f.id = r.referral_id JOIN \"user\" u ON u.id = f.referrer_id WHERE u.address = '$batch' AND r.status = 'paid'")" -gt 0 ] && break
+  [ "$(sql "SELECT count(*) FROM $batch_rewards AND r.status = 'paid'")" -gt 0 ] && break
   sleep 0.1
 done
 pid=$(app_pid "$victim")
 started_before=$(started_at "$victim")
-in_flight=$(sql "SELECT count(*) FILTER (WHERE r.status = 'paid') || ' paid, ' || count(*) FILTER (WHERE r.locked_until > now()) || ' leased' FROM referral_reward r JOIN referral f ON f.id = r.referral_id JOIN \"user\" u ON u.id = f.referrer_id WHERE u.address = '$batch'")
+in_flight=$(sql "SELECT count(*) FILTER (WHERE r.status = 'paid') || ' paid, ' || count(*) FILTER (WHERE r.locked_until > now()) || ' leased' FROM $batch_rewards")
 drill "kill -KILL $pid (the API process of $victim) with the batch at: $in_flight"
 killed=$(date +%s%N)
 kill -KILL "$pid"

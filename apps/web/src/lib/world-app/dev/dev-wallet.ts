@@ -11,7 +11,7 @@ import type { WalletAuthRequest, WalletAuthSignature } from "../wallet-auth";
  * DEVELOPMENT ONLY: the wallet a plain browser uses instead of World App. Its keys come from Hardhat's public test
  * mnemonic (known to everyone, funded only on the local chain), its World ID proofs are the development proofs the
  * local MockWorldIdRouter accepts, and its transactions go to the local chain. `env.ts` imports this module only
- * when `import.meta.env.DEV` is true, so a production build never contains it; it is handed its configuration
+ * in a development build, so a production build never contains it; it is handed its configuration
  * rather than reading `env.ts`, which would make the two import each other.
  */
 export const DEV_ACCOUNT_COUNT = 10;
