@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,21 @@ import { E2E_POLL } from "./support/poll.js";
 import { STACK_VARIABLE, type E2eStack } from "./support/stack-file.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const KEPT_RUNS = 5;
+
+/**
+ * A folder of its own for this run's logs, so that a failure can still be read after the journeys ran again;
+ * only the newest runs are kept.
+ */
+function newLogsDir(root: string): string {
+  mkdirSync(root, { recursive: true });
+  const runs = readdirSync(root).filter((name) => /^\d{8}-\d{6}-\d+$/.test(name)).sort();
+  for (const old of runs.slice(0, Math.max(0, runs.length - (KEPT_RUNS - 1)))) rmSync(path.join(root, old), { recursive: true, force: true });
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  const dir = path.join(root, `${stamp}-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /**
  * Starts ONE stack for every journey, as `pnpm start` runs it (the chain with the contracts deployed, the
@@ -35,9 +50,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     return undefined;
   }
   const started = Date.now();
-  const logsDir = path.join(here, ".stack", "logs");
-  rmSync(logsDir, { recursive: true, force: true });
-  mkdirSync(logsDir, { recursive: true });
+  const logsDir = newLogsDir(path.join(here, ".stack", "logs"));
   const dataDir = mkdtempSync(path.join(tmpdir(), "oro-e2e-"));
   const log = (name: string) => path.join(logsDir, `${name}.log`);
   const stops: (() => Promise<void>)[] = [];

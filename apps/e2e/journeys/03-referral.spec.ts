@@ -84,6 +84,8 @@ test("4. referral: A shares the code, B opens the deep link, approves, claims; b
   await expect(approve).toBeVisible({ timeout: 60_000 });
   await sim.shot("b-second-wallet-offered");
   await approve.click();
-  await expect(approve).toHaveCount(0, { timeout: 60_000 });
+  // The banner, not the button's label, says the API recorded the approval (05b depends on it).
+  await expect(app.getByRole("status").filter({ hasText: /invited you! Claim your first ORO|Invite accepted!/ })).toBeVisible({ timeout: 60_000 });
+  await expect(approve).toHaveCount(0);
   await sim.shot("b-second-wallet-approved");
 });
