@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   try {
     if (command === "queue" && argument && /^[1-9]\d{0,3}$/.test(argument)) {
       const referrer = await prisma.user.create({ data: { address: freshAddress() } });
-      const code = await createReferralCodes(prisma).codeForUser(referrer, config.notifications.appId);
+      const code = await createReferralCodes(database).codeForUser(referrer, config.notifications.appId);
       const referralCode = await prisma.referralCode.findUniqueOrThrow({ where: { code } });
       const referrerHuman = freshHuman();
       const amount = config.referral.referee.amountWei;

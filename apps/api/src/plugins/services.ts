@@ -74,7 +74,7 @@ async function sessionCache(options: ServicesOptions, log: FastifyBaseLogger): P
 async function streakCacheStore(options: ServicesOptions, log: FastifyBaseLogger): Promise<StreakCacheStore> {
   const { config, database } = options;
   if (config.streakCache.store === "memory") return createMemoryStore();
-  const shared = createDatabaseStore(database.prisma);
+  const shared = createDatabaseStore(database);
   // PGlite is one process's database: nothing to broadcast to, and no copy needed in front of it.
   if (database.kind === "pglite") return shared;
   return createLayeredStore({ shared, database, localTtlMs: config.streakCache.localTtlMs, log });
@@ -115,7 +115,7 @@ export default fp<ServicesOptions>(
     // One view of "now" for what the chain decides (a local chain may be moved ahead of this machine's clock).
     const clock = createChainClock(() => chain.clockSeconds());
     const auth = createAuthService({
-      prisma,
+      database,
       publicClient: chain.publicClient,
       nonceTtlMs: config.nonceTtlMs,
       sessionTtlMs: config.session.ttlMs,
@@ -145,7 +145,7 @@ export default fp<ServicesOptions>(
     });
     const earningsLog = fastify.log.child({ service: "referrals" });
     const referrals = createReferralService({
-      prisma,
+      database,
       chain,
       indexer,
       auth,

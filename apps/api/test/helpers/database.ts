@@ -30,7 +30,8 @@ export async function createTestDatabase(migrations?: Migration[]): Promise<Test
     await database.migrate(migrations);
     return { database, kind: "pglite", drop: () => database.close() };
   }
-  const scratch = await createScratchDatabase(serverUrl, "oro_api_test");
+  // ORO_TEST_DATABASE_PREFIX: whose databases these are, when several people's suites share one server.
+  const scratch = await createScratchDatabase(serverUrl, process.env.ORO_TEST_DATABASE_PREFIX ?? "oro_api_test");
   const database = await openDatabase({ kind: "postgres", url: scratch.url });
   await database.migrate(migrations);
   return {

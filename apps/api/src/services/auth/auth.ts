@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { SIGN_IN_STATEMENT } from "@oro/clients";
 import { parseSiweMessage, verifySiweMessage } from "@worldcoin/minikit-js/siwe";
 import { getAddress, isHex, recoverMessageAddress, type Address, type PublicClient } from "viem";
-import type { NoncePurpose, PrismaClient, User } from "../../generated/prisma/client.js";
+import { hotStatement, type Database } from "../../db/database.js";
+import type { NoncePurpose, User } from "../../generated/prisma/client.js";
 import { wallClock, type ChainClock } from "../chain/index.js";
 import { ApiError } from "../../lib/errors.js";
 import { randomString } from "../../lib/random.js";
@@ -26,7 +27,7 @@ export interface SessionGrant {
 }
 
 export interface AuthServiceOptions {
-  prisma: PrismaClient;
+  database: Database;
   publicClient: PublicClient;
   nonceTtlMs: number;
   sessionTtlMs: number;
@@ -54,8 +55,37 @@ type SiweMessage = ReturnType<typeof parseSiweMessage>;
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
+/** A session and its user, by token hash: every request with a session that is not in this process's copy. */
+const SESSION = hotStatement<
+  [tokenHash: string],
+  { id: string; address: string; username: string | null; nullifierHash: string | null; createdAt: number; updatedAt: number; expiresAt: number }
+>(
+  "session_user",
+  `SELECT "user"."id", "user"."address", "user"."username", "user"."nullifier_hash" AS "nullifierHash",
+          round(extract(epoch FROM "user"."created_at") * 1000)::float8 AS "createdAt",
+          round(extract(epoch FROM "user"."updated_at") * 1000)::float8 AS "updatedAt",
+          round(extract(epoch FROM "session"."expires_at") * 1000)::float8 AS "expiresAt"
+     FROM "session" JOIN "user" ON "user"."id" = "session"."user_id"
+    WHERE "session"."token_hash" = $1`,
+);
+
+async function findSession(database: Database, tokenHash: string): Promise<{ user: User; expiresAt: Date } | undefined> {
+  const [row] = await database.run(SESSION, [tokenHash]);
+  if (!row) return undefined;
+  const user: User = {
+    id: row.id,
+    address: row.address,
+    username: row.username,
+    nullifierHash: row.nullifierHash,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+  return { user, expiresAt: new Date(row.expiresAt) };
+}
+
 export function createAuthService(options: AuthServiceOptions) {
-  const { prisma } = options;
+  const { database } = options;
+  const { prisma } = database;
 
   async function issueNonce(purpose: NoncePurpose, address?: Address) {
     const nonce = randomString(NONCE_LENGTH);
@@ -194,7 +224,7 @@ export function createAuthService(options: AuthServiceOptions) {
   async function userForToken(token: string): Promise<User | null> {
     const tokenHash = hashToken(token);
     const cached = options.sessionCache?.get(tokenHash);
-    const session = cached ?? (await prisma.session.findUnique({ where: { tokenHash }, include: { user: true } }));
+    const session = cached ?? (await findSession(database, tokenHash));
     if (!session || session.expiresAt <= new Date()) return null;
     if (!cached) options.sessionCache?.set(tokenHash, { user: session.user, expiresAt: session.expiresAt });
     return session.user;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Address, type Hex } from "viem";
-import { Prisma, type PaymentType, type PrismaClient, type ReferralReward, type User } from "../../generated/prisma/client.js";
+import { hotStatement, type Database } from "../../db/database.js";
+import { Prisma, type PaymentType, type ReferralReward, type User } from "../../generated/prisma/client.js";
 import type { ChainService } from "../chain/index.js";
 import { startDeadline, type Deadline } from "../../lib/deadline.js";
 import { indexerWithin, INDEXER_MAX_LIMIT, IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
@@ -56,7 +57,7 @@ export interface EarningsQuery {
 }
 
 export interface EarningsOptions {
-  prisma: PrismaClient;
+  database: Database;
   chain: ChainService;
   indexer: IndexerClient;
   activation: ReferralActivation;
@@ -74,13 +75,14 @@ type RewardRow = Pick<
   "id" | "paymentType" | "amountWei" | "voucherNonce" | "voucherSignature" | "contractAddress" | "status" | "claimedAt" | "updatedAt"
 >;
 type InviteRow = RewardRow & { refereeId: string; refereeUsername: string | null };
-/** An invite as the earnings query writes it into its JSON page (numerics as text, times as epoch milliseconds). */
-type InviteJson = Omit<InviteRow, "amountWei" | "voucherNonce" | "claimedAt" | "updatedAt"> & {
+/** A reward as the earnings statement writes it in JSON (numerics as text, times as epoch milliseconds). */
+type RewardJson = Omit<RewardRow, "amountWei" | "voucherNonce" | "claimedAt" | "updatedAt"> & {
   amountWei: string;
   voucherNonce: string;
   claimedAt: number | null;
   updatedAt: number;
 };
+type InviteJson = RewardJson & { refereeId: string; refereeUsername: string | null };
 interface EarningsRead {
   /** Pending referrals to bring up to date in this request (first pages only). */
   pending: string[];
@@ -92,25 +94,80 @@ interface EarningsRead {
   invites: InviteRow[];
 }
 
-const rewardColumns = (table: string, prefix = "") =>
-  Prisma.raw(
-    [
-      ["id", "id"],
-      ["payment_type", "paymentType"],
-      ["amount_wei", "amountWei"],
-      ["voucher_nonce", "voucherNonce"],
-      ["voucher_signature", "voucherSignature"],
-      ["contract_address", "contractAddress"],
-      ["status", "status"],
-      ["claimed_at", "claimedAt"],
-      ["updated_at", "updatedAt"],
-    ]
-      .map(([column, field = ""]) => `${table}."${column}" AS "${prefix ? prefix + field.charAt(0).toUpperCase() + field.slice(1) : field}"`)
-      .join(", "),
-  );
+/** The earnings statement's one row; without a referee reward, `refereeReward` is null. */
+interface EarningsRow {
+  pending: string[];
+  earnedWei: string | null;
+  invitesPaid: number | null;
+  referredByUsername: string | null;
+  refereeReward: RewardJson | null;
+  invites: InviteJson[];
+}
+
+const rewardJson = (table: string) => `'id', ${table}."id", 'paymentType', ${table}."payment_type", 'amountWei', ${table}."amount_wei"::text,
+       'voucherNonce', ${table}."voucher_nonce"::text, 'voucherSignature', ${table}."voucher_signature",
+       'contractAddress', ${table}."contract_address", 'status', ${table}."status",
+       'claimedAt', round(extract(epoch FROM ${table}."claimed_at") * 1000),
+       'updatedAt', round(extract(epoch FROM ${table}."updated_at") * 1000)`;
 
 /** How many pending referrals an earnings request brings up to date itself (the worker does the rest). */
 const INLINE_ACTIVATIONS = 10;
+
+/**
+ * Everything an answer reads, in one statement (one round trip): the pending referrals the request brings up to date
+ * itself (first pages only), the totals (one row that triggers keep, migration 20261226000000_referral_totals), who
+ * referred the user, the user's own reward as the referee, and one more than a page of the user's invites after the
+ * cursor in the spec's order, read by keyset on its index, with each invited person's id and name. The rewards come
+ * as JSON (amounts as text, times as epoch milliseconds, rounded: exact for timestamp(3) whether extract gives a
+ * numeric or, before PostgreSQL 14, a float). $1 is the user's id; a page after a cursor adds its rank, time and id.
+ */
+function earningsStatement(withPending: boolean, afterCursor: boolean) {
+  const rank = INVITE_RANK_SQL.text;
+  const after = afterCursor ? `AND (${rank}, "updated_at", "id") < ($2::int, $3::timestamp(3), $4::text)` : "";
+  // As referee (one at most) first, then as referrer, least recently checked first (referral_pending_referrer_idx).
+  const pending = withPending
+    ? `(SELECT coalesce(json_agg("due"."id"), '[]'::json) FROM (
+          (SELECT "id" FROM "referral" WHERE "status" = 'pending' AND "referee_id" = $1)
+          UNION ALL
+          (SELECT "id" FROM "referral" WHERE "status" = 'pending' AND "referrer_id" = $1
+            ORDER BY "last_checked_at" ASC NULLS FIRST LIMIT ${INLINE_ACTIVATIONS})) AS "due")`
+    : `'[]'::json`;
+  return `
+      WITH "page" AS (
+        SELECT *, ${rank} AS "rank" FROM "referral_reward"
+        WHERE "beneficiary_id" = $1 AND "side" = 'referrer' ${after}
+        ORDER BY ${rank} DESC, "updated_at" DESC, "id" DESC
+        LIMIT ${INVITES_PAGE_SIZE + 1})
+      SELECT ${pending} AS "pending",
+             "totals"."earned_wei"::text AS "earnedWei", "totals"."invites_paid"::int4 AS "invitesPaid", "referrer"."username" AS "referredByUsername",
+             CASE WHEN "reward"."id" IS NULL THEN NULL ELSE json_build_object(${rewardJson('"reward"')}) END AS "refereeReward",
+             (SELECT coalesce(json_agg(json_build_object(${rewardJson('"page"')}, 'refereeId', "referee"."id", 'refereeUsername', "referee"."username")
+                     ORDER BY "page"."rank" DESC, "page"."updated_at" DESC, "page"."id" DESC), '[]'::json)
+                FROM "page" JOIN "referral" ON "referral"."id" = "page"."referral_id" JOIN "user" AS "referee" ON "referee"."id" = "referral"."referee_id"
+             ) AS "invites"
+      FROM (SELECT $1::text AS "id") AS "me"
+      LEFT JOIN "referral_totals" AS "totals" ON "totals"."user_id" = "me"."id"
+      LEFT JOIN "referral" ON "referral"."referee_id" = "me"."id"
+      LEFT JOIN "user" AS "referrer" ON "referrer"."id" = "referral"."referrer_id"
+      LEFT JOIN "referral_reward" AS "reward" ON "reward"."beneficiary_id" = "me"."id" AND "reward"."side" = 'referee'`;
+}
+
+/** The first page, with the pending referrals to bring up to date; the same without them (read again after). */
+const FIRST_PAGE = hotStatement<[userId: string], EarningsRow>("earnings_first_page", earningsStatement(true, false));
+const FIRST_PAGE_AGAIN = hotStatement<[userId: string], EarningsRow>("earnings_first_page_again", earningsStatement(false, false));
+/** A page after a cursor: its rank, its updated time (ISO) and its id. */
+const PAGE_AFTER = hotStatement<[userId: string, rank: number, updatedAt: string, id: string], EarningsRow>(
+  "earnings_page_after",
+  earningsStatement(false, true),
+);
+
+const rewardRow = (reward: RewardJson): RewardRow => ({
+  ...reward,
+  amountWei: new Prisma.Decimal(reward.amountWei),
+  voucherNonce: new Prisma.Decimal(reward.voucherNonce),
+  claimedAt: reward.claimedAt === null ? null : new Date(reward.claimedAt),
+  updatedAt: new Date(reward.updatedAt),
+});
 
 export type ReferralEarnings = ReturnType<typeof createReferralEarnings>;
 
@@ -120,7 +177,8 @@ export type ReferralEarnings = ReturnType<typeof createReferralEarnings>;
  * more rows than a page, whatever the user's history.
  */
 export function createReferralEarnings(options: EarningsOptions) {
-  const { prisma, chain, log } = options;
+  const { database, chain, log } = options;
+  const { prisma } = database;
   // Only first pages are cached: they are what the share screen opens on.
   const cache = new TtlCache<Earnings>(options.cacheTtlMs);
 
@@ -195,84 +253,18 @@ export function createReferralEarnings(options: EarningsOptions) {
     };
   }
 
-  /**
-   * Everything an answer reads, in one statement (one round trip, one query for Prisma to run): the pending referrals
-   * the request brings up to date itself (first pages only), the totals (one row that triggers keep, migration
-   * 20261226000000_referral_totals), who referred the user, the user's own reward as the referee, and one more than a
-   * page of the user's invites after `after` in the spec's order, read by keyset on its index, with each invited
-   * person's id and name. The page comes as one JSON value (amounts as text, times as epoch milliseconds, rounded: exact
-   * for timestamp(3) whether extract gives a numeric or, before PostgreSQL 14, a float): Prisma then parses one column
-   * instead of eleven per invite.
-   */
   async function read(user: User, after: InvitesCursor | undefined, withPending: boolean): Promise<EarningsRead> {
-    const afterClause = after
-      ? Prisma.sql`AND (${INVITE_RANK_SQL}, "updated_at", "id") < (${after.rank}::int, ${after.updatedAt.toISOString()}::timestamp(3), ${after.id}::text)`
-      : Prisma.empty;
-    // As referee (one at most) first, then as referrer, least recently checked first (referral_pending_referrer_idx).
-    const pending = withPending
-      ? Prisma.sql`(SELECT coalesce(json_agg("due"."id"), '[]'::json) FROM (
-          (SELECT "id" FROM "referral" WHERE "status" = 'pending' AND "referee_id" = ${user.id})
-          UNION ALL
-          (SELECT "id" FROM "referral" WHERE "status" = 'pending' AND "referrer_id" = ${user.id}
-            ORDER BY "last_checked_at" ASC NULLS FIRST LIMIT ${Prisma.raw(String(INLINE_ACTIVATIONS))})) AS "due")`
-      : Prisma.sql`'[]'::json`;
-    // Without a referee reward, its columns are all null.
-    type Row = { pending: string[]; invites: InviteJson[]; earnedWei: Prisma.Decimal | null; invitesPaid: number | null; referredByUsername: string | null } & (
-      | { [K in keyof RewardRow as `reward${Capitalize<K>}`]: RewardRow[K] }
-      | { rewardId: null }
-    );
-    const [row] = await prisma.$queryRaw<Row[]>`
-      WITH "page" AS (
-        SELECT *, ${INVITE_RANK_SQL} AS "rank" FROM "referral_reward"
-        WHERE "beneficiary_id" = ${user.id} AND "side" = 'referrer' ${afterClause}
-        ORDER BY ${INVITE_RANK_SQL} DESC, "updated_at" DESC, "id" DESC
-        LIMIT ${Prisma.raw(String(INVITES_PAGE_SIZE + 1))})
-      SELECT ${pending} AS "pending",
-             "totals"."earned_wei" AS "earnedWei", "totals"."invites_paid" AS "invitesPaid", "referrer"."username" AS "referredByUsername",
-             ${rewardColumns('"reward"', "reward")},
-             (SELECT coalesce(json_agg(json_build_object(
-                       'id', "page"."id", 'paymentType', "page"."payment_type", 'amountWei', "page"."amount_wei"::text,
-                       'voucherNonce', "page"."voucher_nonce"::text, 'voucherSignature', "page"."voucher_signature",
-                       'contractAddress', "page"."contract_address", 'status', "page"."status",
-                       'claimedAt', round(extract(epoch FROM "page"."claimed_at") * 1000),
-                       'updatedAt', round(extract(epoch FROM "page"."updated_at") * 1000),
-                       'refereeId', "referee"."id", 'refereeUsername', "referee"."username")
-                     ORDER BY "page"."rank" DESC, "page"."updated_at" DESC, "page"."id" DESC), '[]'::json)
-                FROM "page" JOIN "referral" ON "referral"."id" = "page"."referral_id" JOIN "user" AS "referee" ON "referee"."id" = "referral"."referee_id"
-             ) AS "invites"
-      FROM (SELECT ${user.id}::text AS "id") AS "me"
-      LEFT JOIN "referral_totals" AS "totals" ON "totals"."user_id" = "me"."id"
-      LEFT JOIN "referral" ON "referral"."referee_id" = "me"."id"
-      LEFT JOIN "user" AS "referrer" ON "referrer"."id" = "referral"."referrer_id"
-      LEFT JOIN "referral_reward" AS "reward" ON "reward"."beneficiary_id" = "me"."id" AND "reward"."side" = 'referee'`;
+    const [row] = after
+      ? await database.run(PAGE_AFTER, [user.id, after.rank, after.updatedAt.toISOString(), after.id])
+      : await database.run(withPending ? FIRST_PAGE : FIRST_PAGE_AGAIN, [user.id]);
     if (!row) throw new Error("the earnings query returned no row");
-    const refereeReward: RewardRow | null =
-      row.rewardId === null
-        ? null
-        : {
-            id: row.rewardId,
-            paymentType: row.rewardPaymentType,
-            amountWei: row.rewardAmountWei,
-            voucherNonce: row.rewardVoucherNonce,
-            voucherSignature: row.rewardVoucherSignature,
-            contractAddress: row.rewardContractAddress,
-            status: row.rewardStatus,
-            claimedAt: row.rewardClaimedAt,
-            updatedAt: row.rewardUpdatedAt,
-          };
     return {
       pending: row.pending,
-      totalWei: BigInt(row.earnedWei?.toFixed() ?? "0"),
+      totalWei: BigInt(row.earnedWei ?? "0"),
       usersReferred: row.invitesPaid ?? 0,
       referredByUsername: row.referredByUsername,
-      refereeReward,
-      invites: row.invites.map((invite) => ({
-        ...invite,
-        amountWei: new Prisma.Decimal(invite.amountWei),
-        voucherNonce: new Prisma.Decimal(invite.voucherNonce),
-        claimedAt: invite.claimedAt === null ? null : new Date(invite.claimedAt),
-        updatedAt: new Date(invite.updatedAt),
-      })),
+      refereeReward: row.refereeReward === null ? null : rewardRow(row.refereeReward),
+      invites: row.invites.map((invite) => ({ ...rewardRow(invite), refereeId: invite.refereeId, refereeUsername: invite.refereeUsername })),
     };
   }
 

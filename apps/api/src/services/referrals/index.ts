@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
-import type { PrismaClient, RewardSide } from "../../generated/prisma/client.js";
+import type { Database } from "../../db/database.js";
+import type { RewardSide } from "../../generated/prisma/client.js";
 import { createAllowList } from "./allow-list.js";
 import type { AuthService } from "../auth/index.js";
 import type { ChainService } from "../chain/index.js";
@@ -20,7 +21,7 @@ export { REJECTION, WAITING } from "./rules.js";
 export { firstMintFromIndexer, humanBehindWallet } from "./humans.js";
 
 export interface ReferralServiceOptions {
-  prisma: PrismaClient;
+  database: Database;
   chain: ChainService;
   indexer: IndexerClient;
   auth: AuthService;
@@ -45,14 +46,15 @@ export type ReferralService = ReturnType<typeof createReferralService>;
  * (earnings.ts). The per-human rules they apply live in rules.ts.
  */
 export function createReferralService(options: ReferralServiceOptions) {
-  const { prisma, chain, indexer, log } = options;
-  const codes = createReferralCodes(prisma);
+  const { database, chain, indexer, log } = options;
+  const { prisma } = database;
+  const codes = createReferralCodes(database);
   const allowList = createAllowList(prisma, log);
   // Earnings are cached per address; activation and acceptance drop what they change.
   const forget = (...addresses: string[]) => earnings.forget(...addresses);
   const activation = createReferralActivation({ prisma, chain, indexer, allowList, rewards: options.rewards, pendingTtlMs: options.pendingTtlMs, log, forget });
   const earnings = createReferralEarnings({
-    prisma,
+    database,
     chain,
     indexer,
     activation,

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "../../db/database.js";
-import { Prisma, type PrismaClient } from "../../generated/prisma/client.js";
+import { hotStatement, type Database } from "../../db/database.js";
 import { openInvalidationChannel, type Notice } from "../../lib/invalidation.js";
 
 /** One cached indexer answer (JSON), when it was fetched and until when it is served without asking again. */
@@ -91,25 +90,47 @@ export interface DatabaseStreakStore extends StreakCacheStore {
   setAndNotify(address: string, kind: string, answer: CachedAnswer, notice: Notice): Promise<void>;
 }
 
-/** The `streak_cache` table: shared by every API process on the same database. */
-export function createDatabaseStore(prisma: PrismaClient): DatabaseStreakStore {
-  // An upsert in SQL: Prisma's upsert of the same row costs more of the API's CPU (its query plan, the row it returns).
-  const upsert = (address: string, kind: string, answer: CachedAnswer) => Prisma.sql`
-    INSERT INTO "streak_cache" ("address", "kind", "body", "fetched_at", "fresh_until")
-    VALUES (${address}, ${kind}, ${JSON.stringify(answer.body)}::jsonb,
-            ${new Date(answer.fetchedAt).toISOString()}::timestamp(3), ${new Date(answer.freshUntil).toISOString()}::timestamp(3))
+const CACHED_ANSWER = hotStatement<[address: string, kind: string], { body: unknown; fetchedAt: number; freshUntil: number }>(
+  "streak_cache_get",
+  `SELECT "body", round(extract(epoch FROM "fetched_at") * 1000)::float8 AS "fetchedAt",
+          round(extract(epoch FROM "fresh_until") * 1000)::float8 AS "freshUntil"
+     FROM "streak_cache" WHERE "address" = $1 AND "kind" = $2`,
+);
+
+/** address, kind, the body as JSON text, fetched at and fresh until as ISO times. */
+type Upsert = [address: string, kind: string, body: string, fetchedAt: string, freshUntil: string];
+const UPSERT = `INSERT INTO "streak_cache" ("address", "kind", "body", "fetched_at", "fresh_until")
+    VALUES ($1, $2, $3::jsonb, $4::timestamp(3), $5::timestamp(3))
     ON CONFLICT ("address", "kind") DO UPDATE
       SET "body" = EXCLUDED."body", "fetched_at" = EXCLUDED."fetched_at", "fresh_until" = EXCLUDED."fresh_until"`;
+const SET = hotStatement<Upsert, never>("streak_cache_set", UPSERT);
+// The NOTIFY goes out only once the row is written, in the same statement (one round trip per uncached read).
+const SET_AND_NOTIFY = hotStatement<[...Upsert, channel: string, payload: string], unknown>(
+  "streak_cache_set_notify",
+  `WITH "written" AS (${UPSERT} RETURNING 1) SELECT pg_notify($6, $7) FROM "written"`,
+);
+
+const upsertValues = (address: string, kind: string, answer: CachedAnswer): Upsert => [
+  address,
+  kind,
+  JSON.stringify(answer.body),
+  new Date(answer.fetchedAt).toISOString(),
+  new Date(answer.freshUntil).toISOString(),
+];
+
+/** The `streak_cache` table: shared by every API process on the same database. Reads and writes are hot statements. */
+export function createDatabaseStore(database: Database): DatabaseStreakStore {
+  const { prisma } = database;
   return {
     async get(address, kind) {
-      const row = await prisma.streakCacheEntry.findUnique({ where: { address_kind: { address, kind } } });
-      return row ? { body: row.body, fetchedAt: row.fetchedAt.getTime(), freshUntil: row.freshUntil.getTime() } : undefined;
+      const [row] = await database.run(CACHED_ANSWER, [address, kind]);
+      return row ? { body: row.body, fetchedAt: row.fetchedAt, freshUntil: row.freshUntil } : undefined;
     },
     async set(address, kind, answer) {
-      await prisma.$executeRaw(upsert(address, kind, answer));
+      await database.run(SET, upsertValues(address, kind, answer));
     },
     async setAndNotify(address, kind, answer, { channel, payload }) {
-      await prisma.$executeRaw`WITH "written" AS (${upsert(address, kind, answer)} RETURNING 1) SELECT pg_notify(${channel}, ${payload}) FROM "written"`;
+      await database.run(SET_AND_NOTIFY, [...upsertValues(address, kind, answer), channel, payload]);
     },
     async clear(address) {
       await prisma.streakCacheEntry.deleteMany({ where: { address } });
