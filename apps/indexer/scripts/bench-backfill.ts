@@ -9,6 +9,8 @@
  *   --live-per-block K         mints in each live block (default 1,000)
  *   --database postgres|pglite (default: PostgreSQL when one answers, else PGlite)
  *   --lanes L                  RPC lanes (INDEXER_RPC_LANES; default: the config's, 8 on the local chain id)
+ *   --rebuild                  then index everything again into a new schema from Ponder's RPC cache, as a new
+ *                              build does in production (the first run records the cache)
  *   --smoke                    a tiny size with a few live blocks, for the test suite (figures meaningless)
  *
  * The chain is the bench's own JSON-RPC server (scripts/support/synthetic-chain.ts) answering Ponder from blocks and
@@ -44,11 +46,12 @@ interface Options {
   livePerBlock: number;
   database: "postgres" | "pglite" | undefined;
   lanes: number | undefined;
+  rebuild: boolean;
   smoke: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { mints: 1_000_000, humans: 0, perBlock: 100, v4Every: 10, liveSeconds: 0, livePerBlock: 1_000, database: undefined, lanes: undefined, smoke: false };
+  const options: Options = { mints: 1_000_000, humans: 0, perBlock: 100, v4Every: 10, liveSeconds: 0, livePerBlock: 1_000, database: undefined, lanes: undefined, rebuild: false, smoke: false };
   const integer = (flag: string, raw: string | undefined, min: number): number => {
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min) throw new Error(`${flag} takes an integer ≥ ${min}, got "${raw}"`);
@@ -63,13 +66,14 @@ function parseOptions(argv: string[]): Options {
     else if (arg === "--v4-every") options.v4Every = integer(arg, argv[++i], 0);
     else if (arg === "--live-per-block") options.livePerBlock = integer(arg, argv[++i], 1);
     else if (arg === "--lanes") options.lanes = integer(arg, argv[++i], 1);
+    else if (arg === "--rebuild") options.rebuild = true;
     else if (arg === "--live") options.liveSeconds = argv[i + 1] !== undefined && /^\d+$/.test(argv[i + 1] ?? "") ? integer(arg, argv[++i], 1) : 60;
     else if (arg === "--database") {
       const value = argv[++i];
       if (value !== "postgres" && value !== "pglite") throw new Error(`--database takes postgres or pglite, got "${value}"`);
       options.database = value;
     } else if (arg === "--smoke") {
-      Object.assign(options, { smoke: true, mints: 3_000, humans: 500, perBlock: 50, liveSeconds: 8, livePerBlock: 100 });
+      Object.assign(options, { smoke: true, mints: 3_000, humans: 500, perBlock: 50, liveSeconds: 8, livePerBlock: 100, rebuild: true });
     } else throw new Error(`unknown option "${arg}" (see the comment at the top of scripts/bench-backfill.ts)`);
   }
   if (options.humans === 0) options.humans = Math.max(1, Math.floor(options.mints / 5));
@@ -194,6 +198,26 @@ interface StatsAnswer {
   totalSupply: string;
 }
 
+interface DiskUse {
+  /** Ponder's sync tables: every block, transaction and log it fetched. */
+  rpcCache: number;
+  /** The schema the handlers write. */
+  tables: number;
+}
+
+const mebibytes = (bytes: number) => `${format(bytes / 2 ** 20)} MiB`;
+
+/** What the indexer's data takes on disk (tables with their indexes and TOAST). */
+async function diskUse(client: pg.Client, schema: string): Promise<DiskUse> {
+  const { rows } = await client.query<{ schema: string; bytes: string }>(
+    `SELECT n.nspname AS schema, sum(pg_total_relation_size(c.oid))::text AS bytes FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname IN ('ponder_sync', $1) GROUP BY 1`,
+    [schema],
+  );
+  const of = (name: string) => Number(rows.find((row) => row.schema === name)?.bytes ?? 0);
+  return { rpcCache: of("ponder_sync"), tables: of(schema) };
+}
+
 async function getJson<T>(url: string): Promise<T> {
   const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -265,6 +289,8 @@ async function main(): Promise<void> {
       // World Chain's setting (src/env.ts): Ponder polls the head once a second.
       INDEXER_POLLING_INTERVAL_MS: "1000",
       ...(options.lanes === undefined ? {} : { INDEXER_RPC_LANES: String(options.lanes) }),
+      // The synthetic chain never changes, so Ponder's RPC cache stays valid for the rebuild.
+      ...(options.rebuild ? { INDEXER_RPC_CACHE: "on" } : {}),
     };
     const sourceCpuStart = process.cpuUsage();
     const started = performance.now();
@@ -325,10 +351,12 @@ async function main(): Promise<void> {
 
     const stats = await getJson<StatsAnswer>(`${base}/stats`);
     const problems = checkTotals(chain, stats, options.mints);
+    let disk: DiskUse | undefined;
     if (database === "postgres") {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".mint`);
+      disk = await diskUse(client, schema);
       await client.end();
       if (rows[0]?.n !== options.mints) problems.push(`${rows[0]?.n} mint rows, the chain has ${options.mints}`);
     }
@@ -346,6 +374,10 @@ async function main(): Promise<void> {
     console.log(`| CPU: Ponder / its PostgreSQL backends / the chain source | ${ponderCpu.toFixed(0)} s / ${database === "postgres" ? `${postgresCpu.toFixed(0)} s` : "(in Ponder)"} / ${((sourceCpu.user + sourceCpu.system) / 1e6).toFixed(0)} s | the source is not the bottleneck |`);
     console.log(`| events per CPU-second of Ponder and its database (what a machine of its own would approach per core) | ${format(events / (ponderCpu + (database === "postgres" ? postgresCpu : 0)))} | |`);
     console.log(`| load average (1 min) during the backfill | mean ${meanLoad.toFixed(1)}, max ${Math.max(...loads, 0).toFixed(1)} on ${cpus().length} cores | |`);
+    if (disk) {
+      const perMint = (bytes: number) => `${format(bytes / options.mints)} B a mint`;
+      console.log(`| disk: Ponder's RPC cache (ponder_sync) / the indexed tables | ${mebibytes(disk.rpcCache)} (${perMint(disk.rpcCache)}) / ${mebibytes(disk.tables)} (${perMint(disk.tables)}) | |`);
+    }
     console.log("\nJSON-RPC requests Ponder made:");
     for (const [method, entry] of [...rpc.stats.requests].sort((a, b) => b[1].count - a[1].count)) {
       console.log(`  ${method}: ${format(entry.count)} (answered in ${(entry.ms / entry.count).toFixed(2)} ms each, ${(entry.bytes / 2 ** 20).toFixed(0)} MiB in all)`);
@@ -403,6 +435,53 @@ async function main(): Promise<void> {
       console.log(`| peak RSS of Ponder while live | ${(livePeakRss / 2 ** 20).toFixed(0)} MiB | |`);
       console.log(`| load average (1 min) at the end | ${(loadavg()[0] ?? 0).toFixed(1)} | |`);
       recordBenchFigure({ bench: "@oro/indexer", figure: `live head lag, 2 s blocks of ${format(options.livePerBlock)} mints${options.smoke ? " (smoke size)" : ""}`, measured: `max ${maxLag} blocks`, target: `≤ ${TARGET_LAG_BLOCKS} blocks`, met: maxLag <= TARGET_LAG_BLOCKS });
+    }
+    if (options.rebuild) {
+      // A new build indexes into a new schema (README) and, with the RPC cache on, reads the chain's data from
+      // Ponder's sync tables instead of the RPC. The first Ponder stops first, so the figures are the rebuild's.
+      const served = await getJson<StatsAnswer>(`${base}/stats`);
+      await ponder.stop();
+      const requestsBefore = new Map([...rpc.stats.requests].map(([method, entry]) => [method, entry.count]));
+      const rebuildPort = await freePort();
+      const rebuildBase = `http://127.0.0.1:${rebuildPort}`;
+      const rebuild = startService("ponder", path.join(packageDir, "node_modules/.bin/ponder"), ["start", "--schema", `${schema}_next`, "--port", String(rebuildPort)], {
+        cwd: packageDir,
+        env: { ...env, PORT: String(rebuildPort) },
+      });
+      ponder = rebuild;
+      let rebuildPeakRss = 0;
+      const rebuildSampler = setInterval(() => (rebuildPeakRss = Math.max(rebuildPeakRss, groupUsage(rebuild.pid).rss)), 500);
+      try {
+        await waitForHttpOk(`${rebuildBase}/ready`, 4 * 3_600_000, rebuild);
+      } finally {
+        clearInterval(rebuildSampler);
+      }
+      const rebuildCpu = groupUsage(rebuild.pid).cpuSeconds;
+      const rebuildEvents = (await indexedEvents(rebuildBase)) ?? 0;
+      const rebuildSeconds = between(rebuild.output(), "Started backfill indexing", "Completed backfill indexing across all chains");
+      if (rebuildSeconds === undefined) throw new Error(`Ponder did not log the rebuild's backfill:\n${rebuild.output().slice(-3_000)}`);
+      // Blocks newer than the finality depth (the live ones) are indexed right after /ready, as Ponder follows the head.
+      const differences = (answer: StatsAnswer) => (["mints", "humans", "holders", "totalSupply"] as const).filter((field) => String(answer[field]) !== String(served[field]));
+      let rebuilt = await getJson<StatsAnswer>(`${rebuildBase}/stats`);
+      for (const deadline = performance.now() + 120_000; differences(rebuilt).length > 0 && performance.now() < deadline; ) {
+        await pause(200);
+        rebuilt = await getJson<StatsAnswer>(`${rebuildBase}/stats`);
+      }
+      const differs = differences(rebuilt);
+      if (differs.length > 0) throw new Error(`the rebuild's totals differ from the first run's: ${JSON.stringify(rebuilt)} against ${JSON.stringify(served)}`);
+      const rebuildRate = rebuildEvents / rebuildSeconds;
+      const asked = [...rpc.stats.requests]
+        .map(([method, entry]) => [method, entry.count - (requestsBefore.get(method) ?? 0)] as const)
+        .filter(([, count]) => count > 0)
+        .map(([method, count]) => `${method} ${format(count)}`);
+      console.log(`\nRebuild from Ponder's RPC cache into a new schema: the same totals as the first run (${format(rebuilt.mints)} mints)`);
+      console.log("| rebuild figure | measured |");
+      console.log("|---|---|");
+      console.log(`| events/s, first to last event indexed | **${format(rebuildRate)}** (${format(rebuildEvents)} events in ${rebuildSeconds.toFixed(1)} s) |`);
+      console.log(`| JSON-RPC requests it made | ${asked.join(", ") || "none"} |`);
+      console.log(`| CPU of Ponder; peak RSS | ${rebuildCpu.toFixed(0)} s; ${(rebuildPeakRss / 2 ** 20).toFixed(0)} MiB |`);
+      console.log(`| load average (1 min) at the end | ${(loadavg()[0] ?? 0).toFixed(1)} |`);
+      recordBenchFigure({ bench: "@oro/indexer", figure: `rebuild from Ponder's RPC cache, events/s on ${database}${size}`, measured: `${format(rebuildRate)} events/s`, target: "—", met: null });
     }
   } catch (error) {
     failed = true;

@@ -27,6 +27,14 @@ function readOptionalInteger(name: string, bounds: { min: number; max: number })
   return read(name) === undefined ? undefined : readInteger(name, 0, bounds);
 }
 
+function readSwitch(name: string, fallback: boolean): boolean {
+  const value = read(name);
+  if (value === undefined) return fallback;
+  if (value === "on") return true;
+  if (value === "off") return false;
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
 function readUrl(name: string): string | undefined {
   const value = read(name);
   if (value === undefined) return undefined;
@@ -82,8 +90,11 @@ export const env = {
     name: chainName,
     id: CHAIN_IDS[chainName],
     rpcUrl: rpcUrls[chainName],
-    /** A local chain is restarted at will: never reuse Ponder's RPC cache for it. */
-    disableRpcCache: chainName === "development",
+    /**
+     * Ponder's RPC cache (its sync tables) lets a new build reindex without asking the RPC again. Off by default
+     * on the local chain, which is restarted at will; the benchmark's chain never changes, so it turns it on.
+     */
+    disableRpcCache: !readSwitch("INDEXER_RPC_CACHE", chainName !== "development"),
     /** Ponder's eth_getLogs block range; unset lets Ponder learn it from the RPC's errors. */
     ethGetLogsBlockRange: readOptionalInteger("INDEXER_GET_LOGS_BLOCK_RANGE", { min: 1, max: 10_000_000 }),
     /** How often Ponder polls for new blocks, in ms (Ponder's default is 1,000). */

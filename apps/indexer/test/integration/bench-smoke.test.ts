@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 // The bench (scripts/bench-backfill.ts) serves its own chain to Ponder and indexes it: a change of the contracts' events,
 // the schema or the handlers can break it without failing any other test. Its smoke size runs here: 3,000 mints by
-// 500 humans (a tenth of them World ID 4.0 humans), then a few live blocks. The bench itself fails unless Ponder's
+// 500 humans (a tenth of them World ID 4.0 humans), then a few live blocks, then a rebuild from Ponder's RPC cache. The bench itself fails unless Ponder's
 // totals (mints, humans, holders, supply; on PostgreSQL also the mint rows) equal the chain's, backfill and live.
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -23,6 +23,10 @@ describe("the indexer bench (scripts/bench-backfill.ts --smoke)", () => {
     expect(stdout).toMatch(/^\| peak RSS of the Ponder process \| \d+ MiB/m);
     expect(stdout).toMatch(/^\| head lag .*\| max \*\*\d+\*\*/m);
     expect(stdout).toMatch(/^\| live blocks, mints \| \d+, [\d,]+ \(every one indexed\)/m);
+    if (stdout.includes("; PostgreSQL")) expect(stdout).toMatch(/^\| disk: Ponder's RPC cache \(ponder_sync\) \/ the indexed tables \| [\d,]+ MiB/m);
+    // A new build's reindex from Ponder's RPC cache reaches the same totals (the bench fails otherwise).
+    expect(stdout).toMatch(/^Rebuild from Ponder's RPC cache into a new schema: the same totals as the first run \(3,\d00 mints\)/m);
+    expect(stdout).toMatch(/^\| events\/s, first to last event indexed \| \*\*[\d,]+\*\* /m);
     expect(stdout).not.toMatch(/NOT SERVED/);
   });
 });

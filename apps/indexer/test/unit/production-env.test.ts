@@ -32,4 +32,10 @@ describe("production start", () => {
     expect(code).toBe(1);
     expect(output.trim()).toBe("NODE_ENV=production needs these settings, which have development defaults only: WORLDCHAIN_RPC_URL");
   }, 60_000);
+
+  it("refuses an RPC cache switch that is neither on nor off, naming it", async () => {
+    const { code, output } = await start({ INDEXER_CHAIN_ID: "480", DATABASE_URL: "postgresql://oro@127.0.0.1:9/oro", WORLDCHAIN_RPC_URL: "http://127.0.0.1:9", INDEXER_RPC_CACHE: "yes" });
+    expect(code).toBe(1);
+    expect(output).toContain('INDEXER_RPC_CACHE must be on or off, got "yes"');
+  }, 60_000);
 });
