@@ -206,6 +206,8 @@ export async function seedReferrals(url: string, seed: ReferralSeed): Promise<nu
 export interface Measure {
   name: string;
   requests: number;
+  /** Answers in the measured window (req/s × duration, as counted). */
+  answered: number;
   p50: number;
   p99: number;
   errors: number;
@@ -229,32 +231,36 @@ export function cpuMicrosOf(pid: number): number {
 }
 
 /**
- * autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first. With `pid`, the
- * server process's CPU time per request over the measured run is taken as well (Measure.cpuMicros).
+ * autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first (`warmUpS`, 2 s by
+ * default). As fast as the connections go, or at `ratePerS` requests a second over all of them (autocannon's
+ * overallRate: an open rate, as users send, rather than a closed loop). With `pid`, the server process's CPU time per
+ * request over the measured run is taken as well (Measure.cpuMicros).
  */
 export async function measureRoute(
   name: string,
   base: string,
   pick: () => { path: string; headers?: Record<string, string> },
-  { connections, durationS, pid }: { connections: number; durationS: number; pid?: number | undefined },
+  { connections, durationS, pid, ratePerS, warmUpS = 2 }: { connections: number; durationS: number; pid?: number | undefined; ratePerS?: number; warmUpS?: number },
 ): Promise<Measure> {
   const run = (duration: number) =>
     autocannon({
       url: base,
       connections,
       duration,
+      ...(ratePerS === undefined ? {} : { overallRate: ratePerS }),
       requests: [{ setupRequest: (request) => ({ ...request, ...pick() }) }],
     });
-  await run(2);
+  if (warmUpS > 0) await run(warmUpS);
   const cpuBefore = pid === undefined ? 0 : cpuMicrosOf(pid);
   const result = await run(durationS);
   const cpuSpent = pid === undefined ? 0 : cpuMicrosOf(pid) - cpuBefore;
   const errors = result.errors + result.timeouts + result.non2xx;
   // result.requests.total counts the answers that arrived in the window (every request is answered or an error).
   const answered = result.requests.total;
-  const measured: Measure = { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  const measured: Measure = { name, requests: result.requests.average, answered, p50: result.latency.p50, p99: result.latency.p99, errors };
   if (pid !== undefined && answered > 0) measured.cpuMicros = cpuSpent / answered;
   const cpu = measured.cpuMicros === undefined ? "" : `, ${Math.round(measured.cpuMicros)} µs CPU/request`;
-  console.log(`  ${name}: ${Math.round(measured.requests)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${cpu}${errors ? `, ${errors} errors` : ""}`);
+  const rate = ratePerS === undefined ? "" : ` (at a set ${ratePerS} req/s)`;
+  console.log(`  ${name}${rate}: ${Math.round(measured.requests)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${cpu}${errors ? `, ${errors} errors` : ""}`);
   return measured;
 }
