@@ -217,7 +217,9 @@ console.log(`| seed time, s | ${runs.map((run) => run.seedSeconds.toFixed(0)).jo
 const keptUp = (measured: Measure, route: Route) => measured.answered >= KEPT_UP * route.ratePerS * durationS;
 console.log(
   `\nAt the production rate${smoke ? " (a fifth of it: smoke size)" : ""}: ${connections} connections sending the route's set rate, ${durationS} s per route. ` +
-    `p99 (p50) in ms, then answers a second against the rate set ("fell behind": under ${KEPT_UP * 100}% of it answered)`,
+    `p99 (p50) in ms, the answers a second ("fell behind": under ${KEPT_UP * 100}% of the rate answered) and the API's CPU at the rate as a share of one core. ` +
+    // autocannon paces by the second: each connection sends its share of a second's requests as fast as it can, then waits.
+    "autocannon sends each second's requests together at its start: the p99 is that of a second's requests arriving at once",
 );
 console.log(`| route | rate, req/s | ${runs.map((run) => `${label(run.users)} users`).join(" | ")} | target | met |`);
 console.log(`|---|---|${runs.map(() => "---|").join("")}---|---|`);
@@ -226,7 +228,9 @@ for (const [index, route] of ROUTES.entries()) {
     const measured = run.atRate[index];
     if (!measured || measured.answered === 0) return "no answer in the window";
     const answeredPerS = Math.round(measured.answered / durationS).toLocaleString("en");
-    return `${measured.p99} (${measured.p50}), ${answeredPerS}/s${keptUp(measured, route) ? "" : ", fell behind"}${measured.errors ? `, ${measured.errors} errors` : ""}`;
+    // The API's CPU at this rate, as a share of one core: what the route costs the process at the production rate.
+    const core = measured.cpuMicros === undefined ? "" : `, ${Math.round((measured.cpuMicros * route.ratePerS) / 10_000)}% of a core`;
+    return `${measured.p99} (${measured.p50}), ${answeredPerS}/s${core}${keptUp(measured, route) ? "" : ", fell behind"}${measured.errors ? `, ${measured.errors} errors` : ""}`;
   });
   const met = runs.every((run) => {
     const measured = run.atRate[index];
