@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Address, type Hex } from "viem";
 import { hotStatement, type Database } from "../../db/database.js";
-import { Prisma, type PaymentType, type ReferralReward, type User } from "../../generated/prisma/client.js";
+import type { PaymentType, ReferralReward, User } from "../../generated/prisma/client.js";
 import type { ChainService } from "../chain/index.js";
 import { startDeadline, type Deadline } from "../../lib/deadline.js";
 import { indexerWithin, INDEXER_MAX_LIMIT, IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
@@ -69,11 +69,15 @@ export interface EarningsOptions {
   log: FastifyBaseLogger;
 }
 
-/** The columns of a reward that an answer uses, as the raw reads below name them. */
-type RewardRow = Pick<
-  ReferralReward,
-  "id" | "paymentType" | "amountWei" | "voucherNonce" | "voucherSignature" | "contractAddress" | "status" | "claimedAt" | "updatedAt"
->;
+/**
+ * The columns of a reward that an answer uses, as the raw reads below name them. The amount and the nonce stay the
+ * decimal text PostgreSQL wrote: an answer only passes them on (a Decimal per value cost every uncached page ~2 µs an
+ * invite for nothing).
+ */
+type RewardRow = Omit<
+  Pick<ReferralReward, "id" | "paymentType" | "amountWei" | "voucherNonce" | "voucherSignature" | "contractAddress" | "status" | "claimedAt" | "updatedAt">,
+  "amountWei" | "voucherNonce"
+> & { amountWei: string; voucherNonce: string };
 type InviteRow = RewardRow & { refereeId: string; refereeUsername: string | null };
 /** A reward as the earnings statement writes it in JSON (numerics as text, times as epoch milliseconds). */
 type RewardJson = Omit<RewardRow, "amountWei" | "voucherNonce" | "claimedAt" | "updatedAt"> & {
@@ -163,8 +167,6 @@ const PAGE_AFTER = hotStatement<[userId: string, rank: number, updatedAt: string
 
 const rewardRow = (reward: RewardJson): RewardRow => ({
   ...reward,
-  amountWei: new Prisma.Decimal(reward.amountWei),
-  voucherNonce: new Prisma.Decimal(reward.voucherNonce),
   claimedAt: reward.claimedAt === null ? null : new Date(reward.claimedAt),
   updatedAt: new Date(reward.updatedAt),
 });
@@ -205,7 +207,7 @@ export function createReferralEarnings(options: EarningsOptions) {
       paid = new Set(payouts.map((payout) => payout.nonce));
       if (payouts.length === INDEXER_MAX_LIMIT) {
         for (const reward of open) {
-          const nonce = BigInt(reward.voucherNonce.toFixed());
+          const nonce = BigInt(reward.voucherNonce);
           if (!paid.has(nonce) && (await indexer.isNonceClaimed(nonce))) paid.add(nonce);
         }
       }
@@ -214,7 +216,7 @@ export function createReferralEarnings(options: EarningsOptions) {
       log.warn({ err: error }, "payouts read from the chain: indexer unavailable");
       paid = new Set();
       for (const reward of open) {
-        const nonce = BigInt(reward.voucherNonce.toFixed());
+        const nonce = BigInt(reward.voucherNonce);
         // The chain shares the request's deadline: what it cannot say in time stays "not claimed".
         const used = await deadline.run(() => chain.isNonceUsed(nonce)).catch(() => false);
         if (used) paid.add(nonce);
@@ -223,7 +225,7 @@ export function createReferralEarnings(options: EarningsOptions) {
     const now = new Date();
     let changed = false;
     for (const reward of open) {
-      if (!paid.has(BigInt(reward.voucherNonce.toFixed()))) continue;
+      if (!paid.has(BigInt(reward.voucherNonce))) continue;
       // The caller reads the page again when anything changed.
       await prisma.referralReward.update({
         where: { id: reward.id },
@@ -235,10 +237,11 @@ export function createReferralEarnings(options: EarningsOptions) {
     return changed;
   }
 
-  function present(reward: RewardRow, beneficiary: User): RefereeReward {
+  /** `account`: the beneficiary's checksummed address (one per answer). */
+  function present(reward: RewardRow, account: Address): RefereeReward {
     const base = {
       paymentType: reward.paymentType,
-      paymentAmountWei: reward.amountWei.toFixed(),
+      paymentAmountWei: reward.amountWei,
       hasClaimed: reward.claimedAt !== null || reward.status === "paid",
       updatedAt: reward.updatedAt.toISOString(),
     };
@@ -247,7 +250,7 @@ export function createReferralEarnings(options: EarningsOptions) {
       ...base,
       claimableSignature: {
         contractAddress: getAddress(reward.contractAddress),
-        message: { account: getAddress(beneficiary.address), amount: reward.amountWei.toFixed(), nonce: reward.voucherNonce.toFixed() },
+        message: { account, amount: reward.amountWei, nonce: reward.voucherNonce },
         signature: reward.voucherSignature as Hex,
       },
     };
@@ -325,8 +328,8 @@ export function createReferralEarnings(options: EarningsOptions) {
         : null;
     const result: Earnings = {
       totalOroEarnedWei: answer.totalWei.toString(),
-      usersReferred: shown.map((reward) => ({ userId: reward.refereeId, username: reward.refereeUsername, ...present(reward, user) })),
-      rewardForBeingReferee: refereeReward ? present(refereeReward, user) : null,
+      usersReferred: shown.map((reward) => ({ userId: reward.refereeId, username: reward.refereeUsername, ...present(reward, address) })),
+      rewardForBeingReferee: refereeReward ? present(refereeReward, address) : null,
       referredByUsername: answer.referredByUsername,
       usersReferredCount: answer.usersReferred,
       nextCursor,
