@@ -11,7 +11,10 @@ const postgres = process.env.ORO_TEST_DATABASE === "postgres" && databaseUrl !==
 
 /** Runs a bench script at its smoke size on this suite's PostgreSQL; its output. */
 async function smokeRun(script: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, "--smoke"], {
+  // The suite's database prefix (test/helpers/database.ts) names the benches' databases too.
+  const prefix = process.env.ORO_TEST_DATABASE_PREFIX;
+  const args = ["--import", "tsx", script, "--smoke", ...(prefix ? ["--database-prefix", `${prefix}_bench`] : [])];
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
     cwd: API_ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     timeout: 240_000,
