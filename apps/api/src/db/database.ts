@@ -99,6 +99,7 @@ function openPostgres(url: string): Database {
   // end the process.
   pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  let closed: Promise<void> | undefined;
   return {
     prisma,
     kind: "postgres",
@@ -119,9 +120,10 @@ function openPostgres(url: string): Database {
       }
     },
     listen: (channel, onMessage, onReconnect) => listenPostgres(url, channel, onMessage, onReconnect),
-    async close() {
-      await prisma.$disconnect();
-      await pool.end();
+    close() {
+      // Once, however often it is called (the app's onClose and a test's teardown both close): a pool ends only once.
+      closed ??= prisma.$disconnect().then(() => pool.end());
+      return closed;
     },
   };
 }
