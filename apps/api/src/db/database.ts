@@ -23,7 +23,13 @@ export interface HotStatement<Values extends readonly unknown[], Row> {
   readonly types?: { values: Values; row: Row };
 }
 
+/** Every hot statement's text by name: PostgreSQL refuses a second text under a name a connection has prepared. */
+const hotStatementTexts = new Map<string, string>();
+
 export function hotStatement<Values extends readonly unknown[], Row>(name: string, text: string): HotStatement<Values, Row> {
+  const known = hotStatementTexts.get(name);
+  if (known !== undefined && known !== text) throw new Error(`hot statement "${name}" is already defined with another text`);
+  hotStatementTexts.set(name, text);
   return { name, text };
 }
 
