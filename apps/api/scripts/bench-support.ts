@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { Agent, createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import autocannon from "autocannon";
@@ -231,10 +231,59 @@ export function cpuMicrosOf(pid: number): number {
 }
 
 /**
- * autocannon against `base`, each request's path (and headers) from `pick`; a short warm-up first (`warmUpS`, 2 s by
- * default). As fast as the connections go, or at `ratePerS` requests a second over all of them (autocannon's
- * overallRate: an open rate, as users send, rather than a closed loop). With `pid`, the server process's CPU time per
- * request over the measured run is taken as well (Measure.cpuMicros).
+ * Requests against `base` at `ratePerS` a second, evenly spaced (request i is due at i / rate s), as many users
+ * arriving independently send them, over at most `connections` keep-alive connections; the rest wait for one. A
+ * request's latency counts from when it was due, not from when a connection was free, so a server that falls behind
+ * shows in the p99 (no coordinated omission). autocannon's overallRate sends each second's requests together at its
+ * start: a burst a second, not users.
+ */
+async function paced(
+  base: string,
+  pick: () => { path: string; headers?: Record<string, string> },
+  { connections, durationS, ratePerS }: { connections: number; durationS: number; ratePerS: number },
+): Promise<{ answered: number; p50: number; p99: number; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const url = new URL(base);
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = Math.round(ratePerS * durationS);
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  const send = (dueAt: number) =>
+    new Promise<void>((resolve) => {
+      const { path, headers } = pick();
+      const request = httpRequest({ host: url.hostname, port: url.port, path, headers, agent, timeout: 10_000 }, (response) => {
+        response.resume();
+        response.on("end", () => {
+          if (response.statusCode !== undefined && response.statusCode < 300) latencies.push(performance.now() - dueAt);
+          else errors += 1;
+          resolve();
+        });
+      });
+      request.on("timeout", () => request.destroy(new Error("timeout")));
+      request.on("error", () => {
+        errors += 1;
+        resolve();
+      });
+      request.end();
+    });
+  for (let sent = 0; sent < total; ) {
+    const now = performance.now();
+    for (; sent < total && started + (sent * 1000) / ratePerS <= now; sent++) inFlight.push(send(started + (sent * 1000) / ratePerS));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN);
+  return { answered: sorted.length, p50: at(0.5), p99: at(0.99), errors };
+}
+
+/**
+ * autocannon against `base`, each request's path (and headers) from `pick`, as fast as the connections go; or, with
+ * `ratePerS`, requests evenly spaced at that rate over the same connections (`paced`, above). A short warm-up first
+ * (`warmUpS`, 2 s by default). With `pid`, the server process's CPU time per request over the measured run is taken as
+ * well (Measure.cpuMicros).
  */
 export async function measureRoute(
   name: string,
@@ -242,22 +291,19 @@ export async function measureRoute(
   pick: () => { path: string; headers?: Record<string, string> },
   { connections, durationS, pid, ratePerS, warmUpS = 2 }: { connections: number; durationS: number; pid?: number | undefined; ratePerS?: number; warmUpS?: number },
 ): Promise<Measure> {
-  const run = (duration: number) =>
-    autocannon({
-      url: base,
-      connections,
-      duration,
-      ...(ratePerS === undefined ? {} : { overallRate: ratePerS }),
-      requests: [{ setupRequest: (request) => ({ ...request, ...pick() }) }],
-    });
+  const run = async (duration: number) => {
+    if (ratePerS !== undefined) return paced(base, pick, { connections, durationS: duration, ratePerS });
+    const result = await autocannon({ url: base, connections, duration, requests: [{ setupRequest: (request) => ({ ...request, ...pick() }) }] });
+    // result.requests.total counts the answers that arrived in the window (every request is answered or an error).
+    return { answered: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  };
   if (warmUpS > 0) await run(warmUpS);
   const cpuBefore = pid === undefined ? 0 : cpuMicrosOf(pid);
-  const result = await run(durationS);
+  const runStarted = performance.now();
+  const { answered, p50, p99, errors } = await run(durationS);
+  const seconds = (performance.now() - runStarted) / 1000;
   const cpuSpent = pid === undefined ? 0 : cpuMicrosOf(pid) - cpuBefore;
-  const errors = result.errors + result.timeouts + result.non2xx;
-  // result.requests.total counts the answers that arrived in the window (every request is answered or an error).
-  const answered = result.requests.total;
-  const measured: Measure = { name, requests: result.requests.average, answered, p50: result.latency.p50, p99: result.latency.p99, errors };
+  const measured: Measure = { name, requests: answered / seconds, answered, p50, p99, errors };
   if (pid !== undefined && answered > 0) measured.cpuMicros = cpuSpent / answered;
   const cpu = measured.cpuMicros === undefined ? "" : `, ${Math.round(measured.cpuMicros)} µs CPU/request`;
   const rate = ratePerS === undefined ? "" : ` (at a set ${ratePerS} req/s)`;
