@@ -125,6 +125,8 @@ const schema = z.object({
   TRUST_PROXY_HOPS: integer(0, 10).default(0),
 
   DATABASE_URL: z.string().optional(),
+  /** Connections each process opens to PostgreSQL at most (Prisma and the hot statements share them). */
+  DATABASE_POOL_SIZE: integer(1, 500).default(10),
   PGLITE_DATA_DIR: z.string().default(path.join(appRoot, ".data", "pglite")),
   MIGRATE_ON_START: booleanString.default(true),
 
@@ -262,7 +264,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
     trustProxyHops: raw.TRUST_PROXY_HOPS,
     metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST },
     database: raw.DATABASE_URL
-      ? ({ kind: "postgres", url: raw.DATABASE_URL } as const)
+      ? ({ kind: "postgres", url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } as const)
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
     migrateOnStart: raw.MIGRATE_ON_START,
     corsOrigins: raw.CORS_ORIGINS,

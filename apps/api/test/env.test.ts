@@ -113,6 +113,12 @@ describe("configuration", () => {
     expect(() => loadConfig({ COUNTRY_HEADER: "a header" })).toThrow(/COUNTRY_HEADER/);
   });
 
+  it("sizes each process's PostgreSQL pool by DATABASE_POOL_SIZE (10 unless told)", () => {
+    expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro" }).database).toEqual({ kind: "postgres", url: "postgresql://oro@db/oro", poolSize: 10 });
+    expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro", DATABASE_POOL_SIZE: "40" }).database).toMatchObject({ poolSize: 40 });
+    expect(() => loadConfig({ DATABASE_URL: "postgresql://oro@db/oro", DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it("takes World ID 4.0's enrolment action from the chain's deployment record, unless WORLD_ID_ENROLMENT_ACTION says", () => {
     expect(loadConfig({}).worldId).toMatchObject({ action: CLAIM_ACTION, enrolmentAction: deployments[CHAIN_IDS.development].worldId.enrolmentAction });
     expect(loadConfig({ WORLD_ID_ENROLMENT_ACTION: "oro-enrolment-2" }).worldId.enrolmentAction).toBe("oro-enrolment-2");

@@ -7,7 +7,10 @@ import { PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type Migration, type MigrationResult, type SqlConnection } from "./migrate.js";
 
 /** Where the data lives: PostgreSQL by URL, or the embedded PGlite (a folder, or "memory://" for tests). */
-export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+export type DatabaseTarget = { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dataDir: string };
+
+/** pg's own default. */
+const DEFAULT_POOL_SIZE = 10;
 
 /**
  * A statement on a hot path, run on the driver rather than through Prisma (whose query engine costs the API 80–150 µs
@@ -93,14 +96,14 @@ async function listenPostgres(url: string, channel: string, onMessage: (payload:
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir);
+  return target.kind === "postgres" ? openPostgres(target.url, target.poolSize ?? DEFAULT_POOL_SIZE) : openPglite(target.dataDir);
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, poolSize: number): Database {
   // One pool for Prisma and the hot statements: one set of limits and timeouts. A new connection that takes longer
   // than this fails, so that a request answers 503 soon when PostgreSQL is gone (a connection to an address that no
   // longer answers would otherwise wait for the kernel's own timeout).
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 3_000, max: poolSize });
   // An idle connection that breaks is dropped by the pool and replaced on the next query; unheard, its error would
   // end the process.
   pool.on("error", () => undefined);
