@@ -74,6 +74,19 @@ describe("the migration runner", () => {
   });
 });
 
+describe("migration 20261228000000_streak_cache_unlogged", () => {
+  // Each uncached streak read writes the shared cache: as a logged table every such read waited for the WAL to reach
+  // the disk. Only the cache may skip the WAL: everything else must survive a crash of PostgreSQL.
+  it("leaves only the shared streak cache unlogged", async () => {
+    const rows = await db.database.prisma.$queryRaw<{ relname: string; relpersistence: string }[]>`
+      SELECT c.relname, c.relpersistence::text AS relpersistence FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = current_schema() AND c.relkind = 'r'`;
+    const unlogged = rows.filter((row) => row.relpersistence === "u").map((row) => row.relname);
+    expect(unlogged).toEqual(["streak_cache"]);
+    expect(rows.find((row) => row.relname === "referral_reward")?.relpersistence).toBe("p");
+  });
+});
+
 describe("migration 20261222000000_allow_list_per_human", () => {
   const name = "20261222000000_allow_list_per_human";
   const [listed, other] = ["0x00000000000000000000000000000000000000c1", "0x00000000000000000000000000000000000000c2"];
