@@ -1,4 +1,4 @@
-// pnpm --filter @oro/api bench (its third part) [--sizes 10000,100000,1000000,2000000] [--smoke]
+// pnpm --filter @oro/api bench (its third part) [--sizes 10000,100000,1000000,2000000] [--only TEXT] [--profile DIR] [--smoke]
 // The hot routes' latency as the tables grow (shared/TARGETS.md, "API"): at each size a fresh PostgreSQL database is
 // seeded with that many users, half as many payable referrals (two claimable rewards each) and one referrer with a
 // long history (50,000 invites at production size: 2,000,000 users, 1,000,000 referrals), then each hot route runs
@@ -25,6 +25,9 @@ const HOT_USERS = smoke ? 50 : 1_000;
 const connections = 50;
 const durationS = smoke ? 1 : 5;
 const P99_TARGET_MS = 25;
+/** --only TEXT: the routes whose name holds it; --profile DIR: the API process writes a V8 CPU profile there. */
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+const profileDir = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 
 const serverUrl = postgresServerUrl();
 const oro = addresses[CHAIN_IDS.development].Oro;
@@ -50,7 +53,7 @@ interface Route {
 }
 
 /** The hot routes; users 2..HOT_USERS are referrers with 5 invites, user 1 the referrer with the long history. */
-const ROUTES: Route[] = [
+const ALL_ROUTES: Route[] = [
   // Two reads per open: the home screen and the refetch after a mint.
   { name: "streaks/current (cached)", ratePerS: rateOf(2), pick: () => ({ path: `/api/streaks/current?userAddress=${addressOf(random(HOT_USERS))}` }) },
   // Through to the (fake) indexer and into the shared streak cache table: an upsert and a NOTIFY per request.
@@ -95,6 +98,8 @@ const ROUTES: Route[] = [
   },
   { name: "erc20/token-price", ratePerS: rateOf(1), pick: () => ({ path: `/api/erc20/token-price?tokenAddresses=${oro}` }) },
 ];
+const ROUTES = ALL_ROUTES.filter((route) => !only || route.name.includes(only));
+if (ROUTES.length === 0) throw new Error(`--only ${only}: no route's name holds it`);
 
 interface SizeRun {
   users: number;
@@ -141,7 +146,7 @@ async function measureSize(users: number): Promise<SizeRun> {
       RATE_LIMIT_PER_IP: "1000000",
       RATE_LIMIT_PER_ADDRESS: "1000000",
       RATE_LIMIT_WINDOW: "1s",
-    });
+    }, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
     const base = `http://127.0.0.1:${port}`;
     await waitForOk(`${base}/api/health`, api);
     for (let i = 1; i <= HOT_USERS; i++) {
