@@ -4,12 +4,15 @@
 // Each route is measured right after a run of the ceiling and compared with it.
 // Needs PostgreSQL (DATABASE_URL): a fresh database is created next to it, seeded with 100,000 users and
 // 50,000 payable referrals, and dropped afterwards. The indexer is a local fake (an HTTP server, a process
-// of its own) that answers like the real one; the API and the ceiling each run as their own Node process.
+// of its own) that answers like the real one; the API and the ceiling each run as their own Node process. With
+// redis-server installed, the cached routes are measured again on a second API process whose rate limits count in
+// Redis, as docker-compose runs the API (one budget across replicas).
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
+import { redisServerBinary, startRedisServer, type RedisServer } from "./redis-server.js";
 import { addressOf, databasePrefix, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, startFakeIndexer, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
@@ -51,13 +54,18 @@ async function main(): Promise<void> {
 
   const indexer = await startFakeIndexer();
   const children: ChildProcess[] = [];
+  let redis: RedisServer | undefined;
+  /** The API with its rate limits counted in Redis, when redis-server is installed. */
+  let sharedApi: { base: string; pid: number | undefined } | undefined;
   try {
     await seed(url);
     const [apiPort, barePort] = [await freePort(), await freePort()];
-    const api = start("API", ["src/server.ts"], {
+    // The API as one replica runs it (the embedded default: the rate limits count in the process) and, when
+    // redis-server is installed, as docker-compose runs it: the limits count in Redis, one budget across replicas.
+    const apiEnv = (port: number, redisUrl?: string): Record<string, string> => ({
       NODE_ENV: "development",
       DATABASE_URL: url,
-      API_PORT: String(apiPort),
+      API_PORT: String(port),
       LOG_LEVEL: "warn",
       WORKERS_ENABLED: "false",
       MIGRATE_ON_START: "false",
@@ -73,7 +81,9 @@ async function main(): Promise<void> {
       RATE_LIMIT_PER_IP: "1000000",
       RATE_LIMIT_PER_ADDRESS: "1000000",
       RATE_LIMIT_WINDOW: "1s",
-    }, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
+      ...(redisUrl ? { RATE_LIMIT_REDIS_URL: redisUrl } : {}),
+    });
+    const api = start("API", ["src/server.ts"], apiEnv(apiPort), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
     children.push(api);
     const bare = start("ceiling", ["scripts/bench-ceiling.ts", String(barePort)], {});
     children.push(bare);
@@ -81,11 +91,23 @@ async function main(): Promise<void> {
     const bareBase = `http://127.0.0.1:${barePort}`;
     await waitForOk(`${apiBase}/api/health`, api);
     await waitForOk(`${bareBase}/`, bare);
+    if (redisServerBinary) {
+      redis = await startRedisServer();
+      const sharedPort = await freePort();
+      const apiShared = start("API (limits in Redis)", ["src/server.ts"], apiEnv(sharedPort, redis.url));
+      children.push(apiShared);
+      sharedApi = { base: `http://127.0.0.1:${sharedPort}`, pid: apiShared.pid };
+      await waitForOk(`${sharedApi.base}/api/health`, apiShared);
+    } else {
+      console.log("redis-server is not installed: the rows with the limits in Redis (as docker-compose runs the API) are left out");
+    }
 
-    // Warm the caches the "cached" measurements read: each hot user's streak and earnings once.
-    for (let i = 1; i <= HOT_USERS; i++) {
-      await fetch(`${apiBase}/api/streaks/current?userAddress=${addressOf(i)}`);
-      await fetch(`${apiBase}/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=false`, { headers: { authorization: `Bearer ${tokenOf(i)}` } });
+    // Warm the caches the "cached" measurements read: each hot user's streak and earnings once, in each process.
+    for (const base of [apiBase, ...(sharedApi ? [sharedApi.base] : [])]) {
+      for (let i = 1; i <= HOT_USERS; i++) {
+        await fetch(`${base}/api/streaks/current?userAddress=${addressOf(i)}`);
+        await fetch(`${base}/api/referrals/oro-earned?userAddress=${addressOf(i)}&forceBustCache=false`, { headers: { authorization: `Bearer ${tokenOf(i)}` } });
+      }
     }
 
     console.log(`\nautocannon, ${connections} connections, ${durationS} s per route (after a 2 s warm-up), ${HOT_USERS} users spread`);
@@ -131,9 +153,14 @@ async function main(): Promise<void> {
     // The machine is shared: the ceiling is measured right before each route, and each route is compared with
     // its own ceiling run, so that load coming and going between runs does not decide the ratio.
     const rows: { route: Measure; ceiling: Measure; ratio?: number; p99Target: number }[] = [];
-    for (const route of hotRoutes.filter((candidate) => !only || candidate.name.includes(only))) {
+    // The same routes on the API whose limits count in Redis (the cached ones, whose cost the limits are a large part of).
+    const withSharedLimits = sharedApi
+      ? hotRoutes.filter((route) => route.ratio !== undefined).map((route) => ({ ...route, name: `${route.name}, limits in Redis`, shared: true }))
+      : [];
+    for (const route of [...hotRoutes, ...withSharedLimits].filter((candidate) => !only || candidate.name.includes(only))) {
       const ceiling = await measure("bare Fastify route (ceiling)", bareBase, bare.pid, () => ({ path: "/" }));
-      const measured = await measure(route.name, apiBase, api.pid, route.pick);
+      const target = "shared" in route && sharedApi ? sharedApi : { base: apiBase, pid: api.pid };
+      const measured = await measure(route.name, target.base, target.pid, route.pick);
       rows.push({ route: measured, ceiling, ...(route.ratio ? { ratio: route.ratio } : {}), p99Target: route.p99 });
     }
 
@@ -156,6 +183,7 @@ async function main(): Promise<void> {
     const exited = running.map((child) => once(child, "exit"));
     for (const child of running) child.kill("SIGTERM");
     await Promise.all(exited);
+    await redis?.stop();
     await indexer.stop();
     await scratch.drop();
   }

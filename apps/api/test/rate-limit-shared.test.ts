@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisServerBinary, startRedisServer, type RedisServer } from "../scripts/redis-server.js";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
-import { freePort } from "./helpers/ports.js";
+import { bearer, signIn } from "./helpers/siwe.js";
 
 // Issue 19: rate limits hold across replicas. Two API processes' worth of apps (one database) count in one Redis
 // (Debian's redis-server, started here); without it each counts alone. With the store down the API keeps answering.
-const redisServer = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((file) => existsSync(file));
-if (!redisServer) console.log("redis-server is not installed: the shared rate-limit tests are skipped (apt-get install redis-server)");
-
+if (!redisServerBinary) console.log("redis-server is not installed: the shared rate-limit tests are skipped (apt-get install redis-server)");
 
 const BUDGET = 6;
 /** One client alternating between the replicas; the statuses it got, in order. */
@@ -25,32 +22,16 @@ async function alternate(replicas: TestApp[], requests: number, client: string):
   return statuses;
 }
 
-describe.skipIf(!redisServer)("rate limits across replicas (Redis)", () => {
+describe.skipIf(!redisServerBinary)("rate limits across replicas (Redis)", () => {
   let db: TestDatabase;
-  let redis: ChildProcess | undefined;
+  let redis: RedisServer | undefined;
   let shared: TestApp[] = [];
   let alone: TestApp[] = [];
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const port = await freePort();
-    redis = spawn(redisServer ?? "redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    // Ready when it answers PING on its port.
-    for (;;) {
-      const ready = await new Promise<boolean>((resolve) => {
-        const socket = new Socket();
-        socket.once("error", () => resolve(false));
-        socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
-        socket.once("data", (data: Buffer) => {
-          socket.destroy();
-          resolve(data.toString().startsWith("+PONG"));
-        });
-      });
-      if (ready) break;
-      if (redis.exitCode !== null) throw new Error("redis-server exited");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const env = { RATE_LIMIT_PER_IP: String(BUDGET), RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${port}` };
+    redis = await startRedisServer();
+    const env = { RATE_LIMIT_PER_IP: String(BUDGET), RATE_LIMIT_REDIS_URL: redis.url };
     shared = [await createTestApp({ testDatabase: db, env }), await createTestApp({ testDatabase: db, env })];
     alone = [
       await createTestApp({ testDatabase: db, env: { RATE_LIMIT_PER_IP: String(BUDGET) } }),
@@ -59,7 +40,7 @@ describe.skipIf(!redisServer)("rate limits across replicas (Redis)", () => {
   });
   afterAll(async () => {
     for (const replica of [...shared, ...alone]) await replica.close();
-    if (redis && redis.exitCode === null) redis.kill("SIGKILL");
+    await redis?.stop();
     await db.drop();
   });
 
@@ -67,6 +48,40 @@ describe.skipIf(!redisServer)("rate limits across replicas (Redis)", () => {
     const statuses = await alternate(shared, BUDGET + 2, "203.0.113.10");
     expect(statuses.slice(0, BUDGET).every((status) => status === 200)).toBe(true);
     expect(statuses.slice(BUDGET)).toEqual([429, 429]);
+  });
+
+  it("requests arriving together at both replicas get exactly one budget (each one's count comes from Redis)", async () => {
+    // The checks of one turn of a replica's event loop go to Redis in one call: the count stays exact per request.
+    const client = "203.0.113.13";
+    const requests = Array.from({ length: 4 * BUDGET }, (_, i) =>
+      shared[i % 2]?.app.inject({ method: "GET", url: "/api/auth/nonce", remoteAddress: client }).then((response) => response.statusCode),
+    );
+    const statuses = await Promise.all(requests);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(BUDGET);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(3 * BUDGET);
+  });
+
+  it("a wallet's own budget holds across replicas and client addresses (the per-address limit)", async () => {
+    const env = { RATE_LIMIT_PER_ADDRESS: "4", RATE_LIMIT_REDIS_URL: redis?.url ?? "" };
+    const replicas = [await createTestApp({ testDatabase: db, env }), await createTestApp({ testDatabase: db, env })];
+    try {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const token = await signIn(replicas[0]!.app, account);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        // A new client address each time: only the wallet's budget can stop these.
+        const response = await replicas[i % 2]!.app.inject({
+          method: "GET",
+          url: `/api/referral_codes/for_user?userAddress=${account.address}&app=oro`,
+          headers: bearer(token),
+          remoteAddress: `198.51.100.${i + 1}`,
+        });
+        statuses.push(response.statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    } finally {
+      for (const replica of replicas) await replica.close();
+    }
   });
 
   it("without the shared store each replica counts alone (the embedded default): two budgets", async () => {
@@ -77,8 +92,8 @@ describe.skipIf(!redisServer)("rate limits across replicas (Redis)", () => {
   it("with the store down the API keeps answering (not rate limited) instead of failing", async () => {
     const client = "203.0.113.12";
     expect((await alternate(shared, BUDGET + 1, client)).at(-1)).toBe(429);
-    const exited = new Promise((resolve) => redis?.once("exit", resolve));
-    redis?.kill("SIGKILL");
+    const exited = new Promise((resolve) => redis?.process.once("exit", resolve));
+    redis?.process.kill("SIGKILL");
     await exited;
     const statuses = await alternate(shared, 4, client);
     expect(statuses).toEqual([200, 200, 200, 200]);
