@@ -53,9 +53,12 @@ describe.skipIf(!redisServerBinary)("rate limits across replicas (Redis)", () =>
   it("requests arriving together at both replicas get exactly one budget (each one's count comes from Redis)", async () => {
     // The checks of one turn of a replica's event loop go to Redis in one call: the count stays exact per request.
     const client = "203.0.113.13";
-    const requests = Array.from({ length: 4 * BUDGET }, (_, i) =>
-      shared[i % 2]?.app.inject({ method: "GET", url: "/api/auth/nonce", remoteAddress: client }).then((response) => response.statusCode),
-    );
+    const requests = Array.from({ length: 4 * BUDGET }, async (_, i) => {
+      const replica = shared[i % 2];
+      if (!replica) throw new Error("no replica");
+      const response = await replica.app.inject({ method: "GET", url: "/api/auth/nonce", remoteAddress: client });
+      return response.statusCode;
+    });
     const statuses = await Promise.all(requests);
     expect(statuses.filter((status) => status === 200)).toHaveLength(BUDGET);
     expect(statuses.filter((status) => status === 429)).toHaveLength(3 * BUDGET);
@@ -63,14 +66,15 @@ describe.skipIf(!redisServerBinary)("rate limits across replicas (Redis)", () =>
 
   it("a wallet's own budget holds across replicas and client addresses (the per-address limit)", async () => {
     const env = { RATE_LIMIT_PER_ADDRESS: "4", RATE_LIMIT_REDIS_URL: redis?.url ?? "" };
-    const replicas = [await createTestApp({ testDatabase: db, env }), await createTestApp({ testDatabase: db, env })];
+    const [first, second] = [await createTestApp({ testDatabase: db, env }), await createTestApp({ testDatabase: db, env })];
+    const replicas = [first, second];
     try {
       const account = privateKeyToAccount(generatePrivateKey());
-      const token = await signIn(replicas[0]!.app, account);
+      const token = await signIn(first.app, account);
       const statuses: number[] = [];
       for (let i = 0; i < 6; i += 1) {
         // A new client address each time: only the wallet's budget can stop these.
-        const response = await replicas[i % 2]!.app.inject({
+        const response = await (i % 2 === 0 ? first : second).app.inject({
           method: "GET",
           url: `/api/referral_codes/for_user?userAddress=${account.address}&app=oro`,
           headers: bearer(token),
