@@ -89,6 +89,20 @@ describe("GET /api/user/uno_rewards", () => {
   });
 });
 
+describe("GET /api/user/uno_rewards/terms", () => {
+  it("tells anyone, signed in or not, the swap volume that earns the reward (the API's setting)", async () => {
+    expect((await get("/api/user/uno_rewards/terms")).json()).toEqual({ minSwapVolumeUsd: 5 });
+    const other = await createTestApp({ testDatabase: t.db, indexer: new FakeIndexer(), env: { SWAP_REWARD_MIN_VOLUME_USD: "20" } });
+    try {
+      const response = await other.app.inject({ method: "GET", url: "/api/user/uno_rewards/terms" });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ minSwapVolumeUsd: 20 });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe("the swap record importer", () => {
   it("reads JSON (array or { records }) and CSV, and imports a record id once", async () => {
     const address = "0x00000000000000000000000000000000000000b1";

@@ -90,6 +90,7 @@ const screenShots = [
   { name: "t04-apps-control", state: "notReady", path: "/apps", ready: ".apps__list--rows", cookie: "control", act: toDirectory },
   { name: "t05-apps-variant-grid", state: "notReady", path: "/apps", ready: ".apps__list--grid", cookie: "variant", act: toDirectory },
   { name: "t06-rewards-progress", state: "notReady", path: "/apps", query: "&swap=2", ready: ".rewards .price-card__value", cookie: "control" },
+  { name: "t06b-rewards-signed-out", state: "signedOut", path: "/apps", ready: ".rewards .price-card__value", cookie: "control" },
   { name: "t07-rewards-success", state: "notReady", path: "/apps", query: "&swap=7.5", ready: ".rewards--success .price-card__value", cookie: "control" },
   { name: "t08-tournament-promo", state: "notReady", path: "/apps", ready: ".tournament", act: toTournament, cookie: "control", clock: "2027-03-10T09:00:00" },
   { name: "t09-polls-signed-in", state: "notReady", path: "/polls", ready: ".poll" },

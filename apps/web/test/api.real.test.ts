@@ -140,6 +140,11 @@ describe("API module against the real API", () => {
     expect(await api.getSwapReward(account.address)).toEqual({ rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 5 });
   });
 
+  it("reads the swap reward's terms without a session: the 5 USD that earns it", async () => {
+    const anonymous = createOroApi({ baseUrl, token: () => null });
+    expect(await anonymous.getSwapRewardTerms()).toEqual({ minSwapVolumeUsd: 5 });
+  });
+
   it("reads whether the user is in the US (no country header: false)", async () => {
     expect(await api.getIsInUS(account.address)).toBe(false);
   });

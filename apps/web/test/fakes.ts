@@ -153,6 +153,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     setNotificationLocale: (address, locale) => (record("setNotificationLocale", address, locale), Promise.resolve()),
     scheduleClaimReminder: (address, locale) => (record("scheduleClaimReminder", address, locale), Promise.resolve()),
     getIsInUS: () => Promise.resolve(false),
+    getSwapRewardTerms: () => (record("getSwapRewardTerms"), Promise.resolve({ minSwapVolumeUsd: options.swapReward?.minSwapVolumeUsd ?? 5 })),
     getSwapReward: (address) => (record("getSwapReward", address), Promise.resolve(options.swapReward ?? { rewardStatus: "Eligible", totalSwapVolumeUsd: 12.5, minSwapVolumeUsd: 5 })),
     submitEmail: (address, email) => (record("submitEmail", address, email), Promise.resolve()),
     getEmailSubmitted: (address) => (record("getEmailSubmitted", address), Promise.resolve(options.emailSubmitted ?? false)),

@@ -78,10 +78,11 @@ describe("rewards and the tournament promo (on /apps)", () => {
     expect(screen.getByRole("heading", { name: "Swap reward" })).toBeInTheDocument();
   });
 
-  it("tells the offer without an amount when signed out (no answer to take the goal from)", async () => {
-    const app = renderApp({ path: "/apps" });
-    expect(await screen.findByText("Swap in the swap app to earn a bonus.")).toBeInTheDocument();
+  it("names the minimum from the offer's public terms when signed out, without a progress bar", async () => {
+    const app = renderApp({ path: "/apps", options: { swapReward: { rewardStatus: "Ineligible", totalSwapVolumeUsd: 0, minSwapVolumeUsd: 10 } } });
+    expect(await screen.findByText("Swap at least $10.00 in the swap app to earn a bonus.")).toBeInTheDocument();
     expect(screen.queryByRole("progressbar")).not.toBeInTheDocument();
+    expect(app.fakes.calls.some((call) => call.name === "getSwapRewardTerms")).toBe(true);
     expect(app.fakes.calls.some((call) => call.name === "getSwapReward")).toBe(false);
   });
 

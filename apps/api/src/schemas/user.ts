@@ -5,15 +5,19 @@ export const isInUsResponseSchema = z
   .object({ isInUS: z.boolean().meta({ description: "From the country header of the trusted proxy; false without one" }) })
   .meta({ id: "IsInUs" });
 
+const minSwapVolumeUsd = z.number().nonnegative().meta({
+  description: "The total swap volume (USD) from which the reward is Eligible: the API's setting, for the offer and the progress the app shows",
+});
+
 export const swapRewardResponseSchema = z
   .object({
     rewardStatus: z.enum(SWAP_REWARD_STATUSES).meta({ description: "Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid" }),
     totalSwapVolumeUsd: z.number().nonnegative(),
-    minSwapVolumeUsd: z.number().nonnegative().meta({
-      description: "The total swap volume (USD) from which the reward is Eligible: the API's setting, for the progress the app shows",
-    }),
+    minSwapVolumeUsd,
   })
   .meta({ id: "SwapReward" });
+
+export const swapRewardTermsResponseSchema = z.object({ minSwapVolumeUsd }).meta({ id: "SwapRewardTerms" });
 
 export const emailBodySchema = z.object({
   email: z

@@ -34,6 +34,8 @@ export type TokenPrice = ApiSchemas["TokenPrice"];
 
 /** The swap reward's status, the swaps so far and the minimum that earns it (the API's setting), in USD. */
 export type SwapReward = ApiSchemas["SwapReward"];
+/** The swap reward's terms for anyone, signed in or not: the minimum that earns it (the API's setting), in USD. */
+export type SwapRewardTerms = ApiSchemas["SwapRewardTerms"];
 
 /** Whether the user may still accept an invite code, decided per human by the API (`GET /api/referrals/eligibility`). */
 export type ReferralEligibility = ApiSchemas["ReferralEligibility"];
@@ -98,6 +100,7 @@ export interface OroApi {
   scheduleClaimReminder(userAddress: Address, locale: string): Promise<void>;
   getIsInUS(userAddress: Address): Promise<boolean>;
   getSwapReward(userAddress: Address): Promise<SwapReward>;
+  getSwapRewardTerms(): Promise<SwapRewardTerms>;
   submitEmail(userAddress: Address, email: string): Promise<void>;
   /** Whether the user has already given an email (the post-claim form then stays hidden). */
   getEmailSubmitted(userAddress: Address): Promise<boolean>;
@@ -233,6 +236,10 @@ export function createOroApi(options: ApiOptions): OroApi {
     async getSwapReward(userAddress) {
       const { rewardStatus, totalSwapVolumeUsd, minSwapVolumeUsd } = unwrap(await client.GET("/api/user/uno_rewards", { params: { query: { userAddress } } }));
       return { rewardStatus, totalSwapVolumeUsd, minSwapVolumeUsd };
+    },
+    async getSwapRewardTerms() {
+      const { minSwapVolumeUsd } = unwrap(await client.GET("/api/user/uno_rewards/terms"));
+      return { minSwapVolumeUsd };
     },
     async submitEmail(userAddress, email) {
       unwrap(await client.POST("/api/user/email", { params: { query: { userAddress } }, body: { email } }));

@@ -1772,6 +1772,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/uno_rewards/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The swap reward's terms: the total swap volume (USD) that earns it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SwapRewardTerms"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/world-id/request": {
         parameters: {
             query?: never;
@@ -2413,7 +2458,7 @@ export interface components {
             streakExpiresAt: number | null;
         };
         SwapReward: {
-            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the progress the app shows */
+            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the offer and the progress the app shows */
             minSwapVolumeUsd: number;
             /**
              * @description Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid
@@ -2423,7 +2468,7 @@ export interface components {
             totalSwapVolumeUsd: number;
         };
         SwapRewardInput: {
-            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the progress the app shows */
+            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the offer and the progress the app shows */
             minSwapVolumeUsd: number;
             /**
              * @description Ineligible below the minimum swap volume (5 USD), Eligible at or above it, Claimed once paid
@@ -2431,6 +2476,14 @@ export interface components {
              */
             rewardStatus: "Ineligible" | "Eligible" | "Claimed";
             totalSwapVolumeUsd: number;
+        };
+        SwapRewardTerms: {
+            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the offer and the progress the app shows */
+            minSwapVolumeUsd: number;
+        };
+        SwapRewardTermsInput: {
+            /** @description The total swap volume (USD) from which the reward is Eligible: the API's setting, for the offer and the progress the app shows */
+            minSwapVolumeUsd: number;
         };
         TokenPrice: {
             /** @description Change over 24 hours, in percent */

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { errorResponses, sessionSecurity, userAddressQuery } from "../../schemas/common.js";
-import { emailBodySchema, emailStatusResponseSchema, isInUsResponseSchema, swapRewardResponseSchema } from "../../schemas/user.js";
+import { emailBodySchema, emailStatusResponseSchema, isInUsResponseSchema, swapRewardResponseSchema, swapRewardTermsResponseSchema } from "../../schemas/user.js";
 
 const userRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
   const { userData } = fastify.services;
@@ -34,6 +34,19 @@ const userRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
       const user = await request.requireUser(request.query.userAddress);
       return userData.swapReward(user.address);
     },
+  );
+
+  // The offer's terms for anyone, signed in or not: the rewards card names the minimum before sign-in too.
+  fastify.get(
+    "/uno_rewards/terms",
+    {
+      schema: {
+        tags: ["user"],
+        summary: "The swap reward's terms: the total swap volume (USD) that earns it",
+        response: { 200: swapRewardTermsResponseSchema, ...errorResponses(429) },
+      },
+    },
+    () => userData.swapRewardTerms,
   );
 
   fastify.post(

@@ -53,5 +53,8 @@ export function createUserDataService(options: UserDataOptions) {
     return { submitted: row !== null, submittedAt: row?.updatedAt.toISOString() ?? null };
   }
 
-  return { isInUs, swapReward, submitEmail, emailStatus };
+  /** The offer as anyone may read it (the API's setting). */
+  const swapRewardTerms = { minSwapVolumeUsd: options.minSwapVolumeUsd };
+
+  return { isInUs, swapReward, swapRewardTerms, submitEmail, emailStatus };
 }

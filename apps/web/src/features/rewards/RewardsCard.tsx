@@ -6,7 +6,7 @@ import { formatUsd } from "../../lib/format";
 import { useServices } from "../../lib/services";
 import { PriceCard } from "../price";
 import { SignInButton, useSession } from "../session";
-import { isSwapRewardSuccess, useSwapReward } from "./use-swap-reward";
+import { isSwapRewardSuccess, useSwapReward, useSwapRewardTerms } from "./use-swap-reward";
 import "./rewards.css";
 
 /** Swaps made so far as a share of the minimum that earns the reward (0..1); 0 while the minimum is not known. */
@@ -18,20 +18,22 @@ export function swapProgress(totalSwapVolumeUsd: number, minSwapVolumeUsd: numbe
 /**
  * The swap offer: progress toward the minimum swap volume in the partner swap app (both from uno_rewards: the
  * minimum is the API's setting), the token price card with its swap button, and the success state once reached.
- * Signed out there is no answer, so the offer is told without the amount.
+ * Signed out, the minimum comes from the offer's public terms; the offer is told without it only until they answer.
  */
 export function RewardsCard() {
   const { t, i18n } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { wallet } = useServices();
   const user = useSession();
   const reward = useSwapReward(user?.address ?? null);
+  const terms = useSwapRewardTerms();
   const locale = i18n.resolvedLanguage ?? "en";
-  const minimum = reward.data?.minSwapVolumeUsd;
+  const own = reward.data;
+  const minimum = own?.minSwapVolumeUsd ?? terms.data?.minSwapVolumeUsd;
   const goal = minimum === undefined ? null : formatUsd(minimum, locale);
-  const volume = reward.data?.totalSwapVolumeUsd ?? 0;
-  const success = isSwapRewardSuccess(reward.data);
-  const percent = Math.round(swapProgress(volume, minimum) * 100);
-  const progress = goal === null ? t("common.loading") : t("rewards.progress", { volume: formatUsd(volume, locale), goal });
+  const success = isSwapRewardSuccess(own);
+  // The progress is the user's own answer's only: the public terms alone would show "$0.00 of $5.00" while it loads.
+  const percent = own ? Math.round(swapProgress(own.totalSwapVolumeUsd, own.minSwapVolumeUsd) * 100) : 0;
+  const progress = own ? t("rewards.progress", { volume: formatUsd(own.totalSwapVolumeUsd, locale), goal: formatUsd(own.minSwapVolumeUsd, locale) }) : t("common.loading");
 
   return (
     <section className={`card rewards${success ? " rewards--success" : ""}`} aria-labelledby="rewards-title" data-state={success ? "success" : "progress"}>

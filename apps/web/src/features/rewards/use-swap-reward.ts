@@ -16,6 +16,14 @@ export function shouldOfferSwapReward(reward: SwapReward | null | undefined): re
   return reward.rewardStatus !== "Ineligible" && reward.rewardStatus !== "Claimed";
 }
 
+export const swapRewardTermsKey = ["swap-reward-terms"] as const;
+
+/** The offer's minimum for anyone, signed in or not (the API's setting): the card names it before sign-in too. */
+export function useSwapRewardTerms() {
+  const { api } = useServices();
+  return useQuery({ queryKey: swapRewardTermsKey, queryFn: () => api.getSwapRewardTerms(), staleTime: Infinity });
+}
+
 export function useSwapReward(address: Address | null) {
   const { api } = useServices();
   return useQuery({
