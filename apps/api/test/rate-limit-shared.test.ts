@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisServerBinary, startRedisServer, type RedisServer } from "../scripts/redis-server.js";
+import { Redis } from "ioredis";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
@@ -91,6 +92,28 @@ describe.skipIf(!redisServerBinary)("rate limits across replicas (Redis)", () =>
   it("without the shared store each replica counts alone (the embedded default): two budgets", async () => {
     const statuses = await alternate(alone, BUDGET * 2, "203.0.113.11");
     expect(statuses.every((status) => status === 200)).toBe(true);
+  });
+
+  it("a store that answers but refuses to count lets requests through and reports itself down until it counts again", async () => {
+    // Redis out of memory (noeviction) refuses every write: the counts fail although the connection is fine.
+    const admin = new Redis(redis?.url ?? "");
+    const storeUp = async (replica: TestApp) => (await replica.app.metrics.getSingleMetricAsString("oro_api_rate_limit_store_up")).trim().split(/\s/).at(-1);
+    try {
+      const [first] = shared;
+      if (!first) throw new Error("no replica");
+      expect(await storeUp(first)).toBe("1");
+      await admin.config("SET", "maxmemory-policy", "noeviction");
+      await admin.config("SET", "maxmemory", "1");
+      const statuses = await alternate(shared, BUDGET + 2, "203.0.113.14");
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(await storeUp(first)).toBe("0");
+      await admin.config("SET", "maxmemory", "0");
+      expect(await alternate([first], 1, "203.0.113.15")).toEqual([200]);
+      expect(await storeUp(first)).toBe("1");
+    } finally {
+      await admin.config("SET", "maxmemory", "0");
+      admin.disconnect();
+    }
   });
 
   it("with the store down the API keeps answering (not rate limited) instead of failing", async () => {

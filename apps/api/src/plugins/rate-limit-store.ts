@@ -61,7 +61,10 @@ class Batcher {
   private queue: Check[] = [];
   private scheduled = false;
 
-  constructor(private readonly redis: CountingRedis) {}
+  constructor(
+    private readonly redis: CountingRedis,
+    private readonly counted: (failure?: Error) => void,
+  ) {}
 
   add(check: Check): void {
     this.queue.push(check);
@@ -82,6 +85,7 @@ class Batcher {
     const windows = checks.map((check) => check.windowMs);
     this.redis.oroCountRateLimits(checks.length, ...keys, ...windows).then(
       (answer) => {
+        this.counted();
         for (const [index, check] of checks.entries()) {
           const current = answer[2 * index];
           const ttl = answer[2 * index + 1];
@@ -91,17 +95,22 @@ class Batcher {
       },
       (error: unknown) => {
         const failure = error instanceof Error ? error : new Error(String(error));
+        this.counted(failure);
         for (const check of checks) check.callback(failure);
       },
     );
   }
 }
 
-/** The store class @fastify/rate-limit's `store` option takes (it calls `new Store(globalParams)`). */
-export function batchedRedisStore(redis: Redis, nameSpace: string): FastifyRateLimitStoreCtor {
+/**
+ * The store class @fastify/rate-limit's `store` option takes (it calls `new Store(globalParams)`). `counted` hears
+ * how each call went: the plugin lets a request through when its count fails (skipOnError) and says nothing, so a
+ * Redis that answers but refuses to count (out of memory, say) would otherwise go unseen.
+ */
+export function batchedRedisStore(redis: Redis, nameSpace: string, counted: (failure?: Error) => void = () => {}): FastifyRateLimitStoreCtor {
   const counting = redis as CountingRedis;
   if (typeof counting.oroCountRateLimits !== "function") counting.defineCommand("oroCountRateLimits", { lua: COUNT_ALL });
-  const batcher = new Batcher(counting);
+  const batcher = new Batcher(counting, counted);
 
   return class BatchedRedisStore implements FastifyRateLimitStore {
     readonly prefix: string;

@@ -37,7 +37,7 @@ export default fp<{ config: Config }>(
     await fastify.register(rateLimit, {
       global: true,
       // In Redis, each turn of the event loop's checks go in one call (rate-limit-store.ts); a store that fails lets requests through.
-      ...(store ? { store: batchedRedisStore(store.redis, "oro-rate-limit:"), skipOnError: true } : {}),
+      ...(store ? { store: batchedRedisStore(store.redis, "oro-rate-limit:", store.counted), skipOnError: true } : {}),
       max: config.rateLimit.perIp,
       timeWindow: config.rateLimit.windowMs,
       keyGenerator: (request) => `ip:${request.ip}`,
@@ -99,9 +99,10 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
 /**
  * The shared counter store. A store that is down must not take the API with it: commands fail fast (no offline
  * queue, a short timeout), the limiter then lets requests through (skipOnError), and the log says when the store
- * went away and when it came back.
+ * went away and when it came back. A store that is connected but fails to count (`counted` hears each call) is
+ * logged and reported unavailable the same way.
  */
-function sharedStore(fastify: FastifyInstance, url: string): { redis: Redis; available: () => boolean } {
+function sharedStore(fastify: FastifyInstance, url: string): { redis: Redis; available: () => boolean; counted: (failure?: Error) => void } {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -110,9 +111,12 @@ function sharedStore(fastify: FastifyInstance, url: string): { redis: Redis; ava
     retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
   });
   let available: boolean | undefined;
+  /** Whether the last call counted; a fresh connection is taken to count until a call says otherwise. */
+  let counting = true;
   redis.on("ready", () => {
     if (available === false) fastify.log.warn("rate-limit store is back: one budget across replicas again");
     available = true;
+    counting = true;
   });
   redis.on("error", (error: Error) => {
     if (available !== false) {
@@ -124,7 +128,19 @@ function sharedStore(fastify: FastifyInstance, url: string): { redis: Redis; ava
     redis.disconnect();
     done();
   });
-  return { redis, available: () => available === true };
+  // While disconnected every call fails too: the connection's own error is the line logged then.
+  const counted = (failure?: Error) => {
+    if (failure === undefined) {
+      if (!counting && available === true) fastify.log.warn("rate-limit store counts again: one budget across replicas again");
+      counting = true;
+      return;
+    }
+    if (counting && available === true) {
+      fastify.log.error({ err: failure }, "rate-limit store does not count: requests are not rate limited until it counts again");
+    }
+    counting = false;
+  };
+  return { redis, available: () => available === true && counting, counted };
 }
 
 declare module "fastify" {
