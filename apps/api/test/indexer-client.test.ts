@@ -131,3 +131,30 @@ describe("the indexer HTTP client", () => {
     );
   });
 });
+
+describe("the indexer HTTP client's kept-alive connections", () => {
+  it("sends a request again on a new connection when the indexer closed the kept-alive one under it", async () => {
+    // Every connection answers its first request and is dropped at its second, as when the indexer closes an idle
+    // connection just as the client sends on it (the request never reached it).
+    const seen = new WeakMap<object, number>();
+    const server: Server = createServer((request, response) => {
+      const count = (seen.get(request.socket) ?? 0) + 1;
+      seen.set(request.socket, count);
+      if (count > 1) {
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ claims: [] }));
+    });
+    server.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const client = createHttpIndexerClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, timeoutMs: 2_000 });
+      for (let i = 0; i < 4; i += 1) expect(await client.claims(address, 1)).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

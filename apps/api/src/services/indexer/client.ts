@@ -129,10 +129,12 @@ interface HttpAnswer {
 function keepAliveGetter(timeoutMs: number): (url: string) => Promise<HttpAnswer> {
   // Idle connections do not hold the process open (the agent unrefs its free sockets).
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  return (url: string) =>
+  const attempt = (url: string, deadline: number, retried: boolean): Promise<HttpAnswer> =>
     new Promise<HttpAnswer>((resolve, reject) => {
       const secure = url.startsWith("https:");
+      let answered = false;
       const request = (secure ? https : http).get(url, { agent: secure ? agents.https : agents.http }, (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => {
@@ -142,12 +144,17 @@ function keepAliveGetter(timeoutMs: number): (url: string) => Promise<HttpAnswer
         response.on("error", reject);
       });
       // The whole exchange, answer included, within the timeout: a slow body is cut off as well.
-      const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      request.on("error", (error) => {
+      const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), Math.max(0, deadline - Date.now()));
+      request.on("error", (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        reject(error);
+        // The indexer closed an idle kept-alive connection just as this request went out on it: the request never
+        // reached it (a GET, so safe to send again), and the indexer is not down. Once more on a new connection.
+        const closedUnderUs = request.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE");
+        if (closedUnderUs && !retried && Date.now() < deadline) attempt(url, deadline, true).then(resolve, reject);
+        else reject(error);
       });
     });
+  return (url: string) => attempt(url, Date.now() + timeoutMs, false);
 }
 
 export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: number }): IndexerClient {
