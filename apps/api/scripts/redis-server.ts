@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
-import { createServer, Socket, type AddressInfo } from "node:net";
+import { Socket } from "node:net";
+import { freePort } from "./bench-support.js";
 
 // A throwaway Redis (Debian's redis-server) for what needs the shared rate-limit store as production runs it: the
 // replicas test and the benchmarks. Nothing is written to disk; stop() ends it.
@@ -13,14 +14,6 @@ export interface RedisServer {
   url: string;
   process: ChildProcess;
   stop: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
 }
 
 /** Whether the server on this port answers PING. */
