@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { Agent, createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addresses, CHAIN_IDS } from "@oro/clients";
+import { addresses, CHAIN_IDS, type IndexerApi } from "@oro/clients";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openDatabase } from "../src/db/database.js";
@@ -45,8 +45,8 @@ export function fakeIndexer(): Server {
         streakExpiresAt: now - 3_600 + 2 * 86_400,
       });
     }
-    if (group === "referral-payouts" && address === "nonces") return send({ nonce: sub, claimed: false, payout: null });
-    if (group === "referral-payouts") return send({ payouts: [] });
+    // No voucher of the seed has been paid (the pages keep their open vouchers, and the answer is the indexer's shape).
+    if (url.pathname === "/referral-payouts/nonces") return send({ claimed: [] } satisfies IndexerApi.ReferralNoncesResponse);
     response.writeHead(404).end();
   });
 }

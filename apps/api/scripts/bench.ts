@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     if (redisServerBinary) {
       redis = await startRedisServer();
       const sharedPort = await freePort();
-      const apiShared = start("API (limits in Redis)", ["src/server.ts"], apiEnv(sharedPort, redis.url));
+      const apiShared = start("API (limits in Redis)", ["src/server.ts"], apiEnv(sharedPort, redis.url), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/limits-in-redis`] : []);
       children.push(apiShared);
       sharedApi = { base: `http://127.0.0.1:${sharedPort}`, pid: apiShared.pid };
       await waitForOk(`${sharedApi.base}/api/health`, apiShared);

@@ -30,6 +30,7 @@ interface SeededInvite {
   kind: Kind;
   updatedAt: Date;
   amountWei: bigint;
+  voucherNonce: bigint;
 }
 
 /** `referrer` invited one person per entry of `invites`, each paid (a referrer reward as described). */
@@ -47,6 +48,7 @@ async function seedInvites(referrer: TestUser, invites: { kind: Kind; updatedAt:
     const refereeId = randomUUID();
     const referralId = randomUUID();
     const amountWei = invite.amountWei ?? BigInt(n) * 10n ** 15n;
+    const voucherNonce = 1_000_000n + BigInt(n);
     users.push({ id: refereeId, address: privateKeyToAccount(generatePrivateKey()).address.toLowerCase(), username: `invitee${n}` });
     referrals.push({
       id: referralId,
@@ -63,7 +65,7 @@ async function seedInvites(referrer: TestUser, invites: { kind: Kind; updatedAt:
       beneficiaryId: referrerRow.id,
       paymentType: invite.kind.startsWith("claimable") ? ("claimable" as const) : ("auto" as const),
       amountWei: amountWei.toString(),
-      voucherNonce: (1_000_000n + BigInt(n)).toString(),
+      voucherNonce: voucherNonce.toString(),
       voucherSignature: "0x00",
       chainId: CHAIN_IDS.development,
       contractAddress: claimContract.toLowerCase(),
@@ -71,7 +73,7 @@ async function seedInvites(referrer: TestUser, invites: { kind: Kind; updatedAt:
       claimedAt: invite.kind === "claimable-claimed" || invite.kind === "auto-paid" ? invite.updatedAt : null,
       updatedAt: invite.updatedAt,
     });
-    seeded.push({ refereeId, kind: invite.kind, updatedAt: invite.updatedAt, amountWei });
+    seeded.push({ refereeId, kind: invite.kind, updatedAt: invite.updatedAt, amountWei, voucherNonce });
   }
   await prisma.user.createMany({ data: users });
   await prisma.referral.createMany({ data: referrals });
@@ -214,6 +216,41 @@ describe("GET /api/referrals/oro-earned, paged", () => {
       expect(response.statusCode, why).toBe(400);
       expect(response.json<{ issues: { field: string }[] }>().issues[0]?.field, why).toBe("querystring.cursor");
     }
+  });
+
+  it("asks the indexer about a page's open vouchers in one request, however many the referrer was paid before", async () => {
+    const referrer = await newUser(t.app);
+    const seeded = await seedInvites(
+      referrer,
+      Array.from({ length: 180 }, (_, i) => ({ kind: "claimable-open" as const, updatedAt: new Date(Date.now() - i * 1000) })),
+    );
+    // The chain paid 150 of them since the last read: more than one listing of the indexer holds (100).
+    const paid = new Set(seeded.slice(0, 150).map((invite) => invite.refereeId));
+    for (const invite of seeded.slice(0, 150)) indexer.payout(referrer.account.address, invite.voucherNonce, invite.amountWei);
+    const asked: number[] = [];
+    const pages: Page[] = [];
+    let cursor: string | undefined;
+    do {
+      const before = indexer.calls;
+      const response = await earnedPage(referrer, cursor);
+      expect(response.statusCode, response.body).toBe(200);
+      asked.push(indexer.calls - before);
+      const page = response.json<Page>();
+      pages.push(page);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined && pages.length < 10);
+    // The first page asked once for each page's worth found paid and once more to see the rest open; the pages after
+    // it show only claimed vouchers, and ask nothing.
+    expect(asked).toEqual([4, 0, 0, 0]);
+    const walked = pages.flatMap((page) => page.usersReferred);
+    expect(walked).toHaveLength(180);
+    for (const entry of walked) expect(entry.hasClaimed, entry.userId).toBe(paid.has(entry.userId));
+    // The first page holds the 30 still open (the spec's first group), then claimed ones; read again, it asks once.
+    expect(pages[0]?.usersReferred.slice(0, 30).every((entry) => !entry.hasClaimed)).toBe(true);
+    expect(pages[0]?.usersReferred.slice(30).every((entry) => entry.hasClaimed)).toBe(true);
+    const before = indexer.calls;
+    expect((await earnedPage(referrer)).json<Page>().usersReferred.slice(0, 30).map((entry) => entry.userId)).toEqual(pages[0]?.usersReferred.slice(0, 30).map((entry) => entry.userId));
+    expect(indexer.calls - before).toBe(1);
   });
 
   it("reads a page through the keyset index, not by sorting the user's rewards (PostgreSQL's plan)", async () => {

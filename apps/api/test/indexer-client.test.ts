@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ClaimsOrder, ClaimsResponse, ReferralNonceResponse, ReferralPayoutsResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
+import type { ClaimsOrder, ClaimsResponse, ReferralNoncesResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer/client.js";
 
@@ -23,22 +23,8 @@ const claims: ClaimsResponse = {
     },
   ],
 };
-const payouts: ReferralPayoutsResponse = {
-  payouts: [
-    {
-      nonce: "18446744073709551617",
-      account: address,
-      amount: "1000000000000000000",
-      submitter: address,
-      blockNumber: 13,
-      timestamp: 1_700_000_100,
-      transactionHash: `0x${"22".repeat(32)}`,
-    },
-  ],
-};
 const humans: WalletHumansResponse = { humans: [`0x${"0".repeat(62)}2a`, `0x${"AB".repeat(32)}`] };
 const nobody = "0x00000000000000000000000000000000000000bb";
-const nonce: ReferralNonceResponse = { nonce: "7", claimed: true, payout: null };
 const idkitSessionId = `session_${"ab".repeat(32)}${"cd".repeat(32)}`;
 const worldIdStatus: WorldIdStatusResponse = {
   address,
@@ -66,8 +52,12 @@ beforeAll(async () => {
     if (url === `/world-id/${cutShort}`) return send(200, JSON.stringify({ ...worldIdStatus, address: cutShort, session: { ...worldIdStatus.session, idkitSessionId: idkitSessionId.slice(0, 72) } }));
     if (url.startsWith(`/streaks/${nobody}/`)) return send(200, JSON.stringify({ claims: [] } satisfies ClaimsResponse));
     if (url.startsWith("/streaks/")) return send(200, JSON.stringify(claims));
-    if (url.startsWith("/referral-payouts/nonces/")) return send(200, JSON.stringify(nonce));
-    if (url.startsWith("/referral-payouts/")) return send(200, JSON.stringify(payouts));
+    // The indexer's answer: the paid ones among those asked (here every nonce that is a multiple of 7).
+    if (url.startsWith("/referral-payouts/nonces?nonces=")) {
+      const asked = url.slice("/referral-payouts/nonces?nonces=".length).split(",");
+      if (asked.length > 100) return send(400, JSON.stringify({ error: "at most 100 a request" }));
+      return send(200, JSON.stringify({ claimed: asked.filter((nonce) => BigInt(nonce) % 7n === 0n) } satisfies ReferralNoncesResponse));
+    }
     if (url.startsWith("/garbage")) return send(200, JSON.stringify({ claims: [{ nope: true }] }));
     if (url.startsWith("/slow")) return void setTimeout(() => send(200, "{}"), 2_000);
     return send(500, JSON.stringify({ error: "boom" }));
@@ -81,16 +71,22 @@ afterAll(async () => {
 });
 
 describe("the indexer HTTP client", () => {
-  it("reads claims, payouts and nonces in the indexer's shapes", async () => {
+  it("reads claims and paid nonces in the indexer's shapes", async () => {
     const client = createHttpIndexerClient({ baseUrl: `${baseUrl}/`, timeoutMs: 1_000 });
     const [claim] = await client.claims("0x00000000000000000000000000000000000000AA", 1);
     expect(claim).toMatchObject({ receiver: address, amount: 500000000000000000n, numOfMints: 1 });
     expect(requested.at(-1)).toBe(`/streaks/${address}/claims?limit=1`);
-    const [payout] = await client.payouts(address, 100);
-    expect(payout?.nonce).toBe(18446744073709551617n);
-    expect(requested.at(-1)).toBe(`/referral-payouts/${address}?limit=100`);
-    expect(await client.isNonceClaimed(7n)).toBe(true);
-    expect(requested.at(-1)).toBe("/referral-payouts/nonces/7");
+    const big = 18446744073709551617n * 7n;
+    expect(await client.claimedNonces([7n, 8n, big])).toEqual(new Set([7n, big]));
+    expect(requested.at(-1)).toBe(`/referral-payouts/nonces?nonces=7,8,${big}`);
+    // More than the indexer takes in one request: split, every nonce asked once.
+    const before = requested.length;
+    const many = Array.from({ length: 250 }, (_, i) => BigInt(i + 1));
+    expect(await client.claimedNonces(many)).toEqual(new Set(many.filter((nonce) => nonce % 7n === 0n)));
+    expect(requested.length - before).toBe(3);
+    // Nothing to ask: no request.
+    expect(await client.claimedNonces([])).toEqual(new Set());
+    expect(requested.length - before).toBe(3);
   });
 
   it("asks for a wallet's first mint oldest first, one claim, and answers undefined before any", async () => {
@@ -126,7 +122,7 @@ describe("the indexer HTTP client", () => {
     await expect(createHttpIndexerClient({ baseUrl: `${baseUrl}/slow`, timeoutMs: 200 }).claims(address, 1)).rejects.toThrow(
       IndexerUnavailableError,
     );
-    await expect(createHttpIndexerClient({ baseUrl: "http://127.0.0.1:9", timeoutMs: 500 }).payouts(address, 1)).rejects.toThrow(
+    await expect(createHttpIndexerClient({ baseUrl: "http://127.0.0.1:9", timeoutMs: 500 }).claimedNonces([1n])).rejects.toThrow(
       IndexerUnavailableError,
     );
   });

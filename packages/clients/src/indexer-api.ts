@@ -131,6 +131,15 @@ export interface ReferralNonceResponse {
   payout: ReferralPayout | null;
 }
 
+/**
+ * GET /referral-payouts/nonces?nonces=N1,N2,… (1 to 100 decimal nonces) — which of these voucher nonces have been
+ * paid: one request for a whole page of vouchers.
+ */
+export interface ReferralNoncesResponse {
+  /** The nonces asked about that the claim contract has paid (decimal strings), in ascending order. */
+  claimed: string[];
+}
+
 /** Every 400 answer. */
 export interface ErrorResponse {
   error: string;

@@ -5,7 +5,6 @@ import {
   IndexerUnavailableError,
   type IndexedClaim,
   type IndexedHuman,
-  type IndexedPayout,
   type IndexedStreak,
   type IndexedTokenStats,
   type IndexedWorldIdStatus,
@@ -20,7 +19,8 @@ import {
  */
 export class FakeIndexer implements IndexerClient {
   private readonly mints: IndexedClaim[] = [];
-  private readonly paid: IndexedPayout[] = [];
+  /** Paid voucher nonces. */
+  private readonly paid = new Set<bigint>();
   down = false;
   calls = 0;
   /** The contract's waitBetweenMints, seconds. */
@@ -46,14 +46,9 @@ export class FakeIndexer implements IndexerClient {
     return claim;
   }
 
-  payout(account: Address, nonce: bigint, amount: bigint): void {
-    this.paid.unshift({
-      nonce,
-      account: account.toLowerCase() as Address,
-      amount,
-      transactionHash: toHex(nonce, { size: 32 }),
-      timestamp: Math.floor(Date.now() / 1000),
-    });
+  /** The claim contract pays a voucher (to whom and how much do not matter to what the API asks). */
+  payout(_account: Address, nonce: bigint, _amount: bigint): void {
+    this.paid.add(nonce);
   }
 
   private check() {
@@ -131,14 +126,9 @@ export class FakeIndexer implements IndexerClient {
     return Promise.resolve({ hasMinted: first !== undefined, numOfMints: mints.length, firstMintedAt: first?.timestamp ?? null });
   }
 
-  payouts(account: Address, limit: number): Promise<IndexedPayout[]> {
+  claimedNonces(nonces: readonly bigint[]): Promise<Set<bigint>> {
     this.check();
-    return Promise.resolve(this.paid.filter((payout) => payout.account === account.toLowerCase()).slice(0, limit));
-  }
-
-  isNonceClaimed(nonce: bigint): Promise<boolean> {
-    this.check();
-    return Promise.resolve(this.paid.some((payout) => payout.nonce === nonce));
+    return Promise.resolve(new Set(nonces.filter((nonce) => this.paid.has(nonce))));
   }
 
   private readonly sessions: { human: Hex; idkitSessionId: string; movedFrom3: boolean; receiver: Address }[] = [];

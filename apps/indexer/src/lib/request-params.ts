@@ -59,6 +59,23 @@ export function parseNullifierHash(raw: string): Parsed<Hex> {
 export { nullifierHashToHex };
 
 /** A voucher nonce: a decimal uint256. */
+/** How many voucher nonces one batched lookup may ask about. */
+export const NONCES_LIMIT = 100;
+
+/** `nonces` of the batched lookup: 1 to NONCES_LIMIT decimal uint256s, comma-separated (repeats are asked once). */
+export function parseNonces(raw: string | undefined): Parsed<bigint[]> {
+  if (raw === undefined || raw === "") return { ok: false, error: `nonces is required: 1 to ${NONCES_LIMIT} decimal voucher nonces, comma-separated` };
+  const parts = raw.split(",");
+  if (parts.length > NONCES_LIMIT) return { ok: false, error: `nonces holds ${parts.length} nonces: at most ${NONCES_LIMIT} a request` };
+  const values = new Set<bigint>();
+  for (const part of parts) {
+    const nonce = parseNonce(part);
+    if (!nonce.ok) return { ok: false, error: `nonces: ${nonce.error}` };
+    values.add(nonce.value);
+  }
+  return { ok: true, value: [...values] };
+}
+
 export function parseNonce(raw: string): Parsed<bigint> {
   if (!/^\d{1,78}$/.test(raw)) return { ok: false, error: `"${raw}" is not a voucher nonce: expected a decimal uint256` };
   const value = BigInt(raw);

@@ -9,6 +9,7 @@ import type {
   ErrorResponse,
   HumanResponse,
   ReferralNonceResponse,
+  ReferralNoncesResponse,
   ReferralPayoutsResponse,
   StatsResponse,
   StreakResponse,
@@ -421,6 +422,16 @@ describe("indexer against a local chain", () => {
     expect(claimed.body).toMatchObject({ nonce: "7", claimed: true, payout: body.payouts[0] });
     const unclaimed = await first.get<ReferralNonceResponse>("/referral-payouts/nonces/8");
     expect(unclaimed.body).toEqual({ nonce: "8", claimed: false, payout: null });
+    // A page of vouchers in one request: only the paid ones come back, whatever the order or repeats asked.
+    const many = await first.get<ReferralNoncesResponse>(`/referral-payouts/nonces?nonces=8,7,${2n ** 256n - 1n},7`);
+    expect(many).toEqual({ status: 200, body: { claimed: ["7"] } });
+    expect((await first.get<ReferralNoncesResponse>("/referral-payouts/nonces?nonces=8")).body).toEqual({ claimed: [] });
+    const hundredAndOne = Array.from({ length: 101 }, (_, i) => i).join(",");
+    for (const refused of ["", "?nonces=", "?nonces=7,x", `?nonces=${2n ** 256n}`, `?nonces=${hundredAndOne}`]) {
+      const answer = await first.get<ErrorResponse>(`/referral-payouts/nonces${refused}`);
+      expect(answer.status, refused).toBe(400);
+      expect(answer.body.error, refused).toMatch(/nonce/);
+    }
   });
 
   it("serves GraphQL and SQL over HTTP", async () => {
@@ -451,6 +462,7 @@ describe("indexer against a local chain", () => {
       `/humans/${hashOf("alice")}`,
       `/humans/${hashOf("treasury-0")}`,
       "/referral-payouts/nonces/7",
+      "/referral-payouts/nonces?nonces=7,8",
     ];
     const before = await Promise.all(paths.map((p) => first.get<unknown>(p)));
     await first.service.stop();

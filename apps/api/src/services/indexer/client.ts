@@ -24,10 +24,11 @@ export interface IndexerClient {
   tokenStats(): Promise<IndexedTokenStats>;
   /** One human's mints, whichever wallets received them (`GET /humans/:nullifierHash`). */
   human(nullifierHash: Hex): Promise<IndexedHuman>;
-  /** Vouchers paid to `account`, newest first (`GET /referral-payouts/:address?limit=N`). */
-  payouts(account: Address, limit: number): Promise<IndexedPayout[]>;
-  /** Whether one voucher nonce was paid (`GET /referral-payouts/nonces/:nonce`). */
-  isNonceClaimed(nonce: bigint): Promise<boolean>;
+  /**
+   * Which of these voucher nonces were paid (`GET /referral-payouts/nonces?nonces=…`), in requests of at most
+   * INDEXER_MAX_LIMIT nonces: one request for a page of vouchers, however many the account was paid before.
+   */
+  claimedNonces(nonces: readonly bigint[]): Promise<Set<bigint>>;
   /** The World ID 4.0 session of the wallet's human, if they enrolled (`GET /world-id/:address`). */
   worldIdStatus(address: Address): Promise<IndexedWorldIdStatus>;
 }
@@ -87,14 +88,6 @@ const humanSchema = readsAnswer<IndexerApi.HumanResponse>()(z.object({
   firstMintedAt: seconds.nullable(),
 }));
 
-const payoutSchema = readsAnswer<IndexerApi.ReferralPayout>()(z.object({
-  nonce: decimal,
-  account: hex.transform((value): Address => value),
-  amount: decimal,
-  transactionHash: hex,
-  timestamp: z.number(),
-}));
-
 const worldIdStatusSchema = readsAnswer<IndexerApi.WorldIdStatusResponse>()(z.object({
   session: z.object({ idkitSessionId: z.string().regex(/^session_[0-9a-f]{128}$/) }).nullable(),
   movedToWorldId4: z.boolean(),
@@ -102,17 +95,15 @@ const worldIdStatusSchema = readsAnswer<IndexerApi.WorldIdStatusResponse>()(z.ob
 
 export type IndexedWorldIdStatus = z.output<typeof worldIdStatusSchema>;
 export type IndexedClaim = z.output<typeof claimSchema>;
-export type IndexedPayout = z.output<typeof payoutSchema>;
 export type IndexedStreak = z.output<typeof streakSchema>;
 export type IndexedHuman = z.output<typeof humanSchema>;
 export type IndexedTokenStats = z.output<typeof tokenStatsSchema>;
 
 const claimsResponse = readsAnswer<IndexerApi.ClaimsResponse>()(z.object({ claims: z.array(claimSchema) }));
 const humansResponse = readsAnswer<IndexerApi.WalletHumansResponse>()(z.object({ humans: z.array(hex) }));
-const payoutsResponse = readsAnswer<IndexerApi.ReferralPayoutsResponse>()(z.object({ payouts: z.array(payoutSchema) }));
-const nonceResponse = readsAnswer<IndexerApi.ReferralNonceResponse>()(z.object({ claimed: z.boolean() }));
+const noncesResponse = readsAnswer<IndexerApi.ReferralNoncesResponse>()(z.object({ claimed: z.array(decimal) }));
 
-/** The indexer's page size limit for listings. */
+/** The indexer's page size limit for listings, and the most nonces one lookup may name. */
 export const INDEXER_MAX_LIMIT = 100;
 
 /** What one GET to the indexer brought back: its status and its body as text. */
@@ -209,13 +200,13 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     human(nullifierHash) {
       return get(`/humans/${nullifierHashToHex(nullifierHash)}`, humanSchema);
     },
-    async payouts(account, limit) {
-      const body = await get(`/referral-payouts/${account.toLowerCase()}?limit=${limit}`, payoutsResponse);
-      return body.payouts;
-    },
-    async isNonceClaimed(nonce) {
-      const body = await get(`/referral-payouts/nonces/${nonce.toString()}`, nonceResponse);
-      return body.claimed;
+    async claimedNonces(nonces) {
+      const claimed = new Set<bigint>();
+      for (let start = 0; start < nonces.length; start += INDEXER_MAX_LIMIT) {
+        const batch = nonces.slice(start, start + INDEXER_MAX_LIMIT).join(",");
+        for (const nonce of (await get(`/referral-payouts/nonces?nonces=${batch}`, noncesResponse)).claimed) claimed.add(nonce);
+      }
+      return claimed;
     },
     async worldIdStatus(address) {
       const { session, movedToWorldId4 } = await get(`/world-id/${address.toLowerCase()}`, worldIdStatusSchema);

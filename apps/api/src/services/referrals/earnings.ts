@@ -4,7 +4,7 @@ import { hotStatement, type Database } from "../../db/database.js";
 import type { PaymentType, ReferralReward, User } from "../../generated/prisma/client.js";
 import type { ChainService } from "../chain/index.js";
 import { startDeadline, type Deadline } from "../../lib/deadline.js";
-import { indexerWithin, INDEXER_MAX_LIMIT, IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
+import { indexerWithin, IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
 import { ApiError } from "../../lib/errors.js";
 import { TtlCache } from "../../lib/ttl-cache.js";
 import { frozenAnswer } from "../../lib/frozen-answer.js";
@@ -114,6 +114,13 @@ const rewardJson = (table: string) => `'id', ${table}."id", 'paymentType', ${tab
        'claimedAt', round(extract(epoch FROM ${table}."claimed_at") * 1000),
        'updatedAt', round(extract(epoch FROM ${table}."updated_at") * 1000)`;
 
+/**
+ * How many times a request asks the indexer about the open vouchers its page shows (each time one request). One is
+ * enough when the reads keep up with the claims; a referrer who claimed several pages' worth elsewhere since the last
+ * read needs one a page, and the next read goes on where this one stopped.
+ */
+const CLAIM_ROUNDS = 4;
+
 /** How many pending referrals an earnings request brings up to date itself (the worker does the rest). */
 const INLINE_ACTIVATIONS = 10;
 
@@ -213,19 +220,13 @@ export function createReferralEarnings(options: EarningsOptions) {
    * Records vouchers of these rewards that the chain has paid (the indexer's payouts; the contract's bitmap when
    * it is down). Returns whether any changed.
    */
-  async function refreshClaimed(address: Address, rewards: RewardRow[], indexer: IndexerClient, deadline: Deadline): Promise<boolean> {
+  async function refreshClaimed(rewards: RewardRow[], indexer: IndexerClient, deadline: Deadline): Promise<boolean> {
     const open = rewards.filter((reward) => reward.claimedAt === null);
     if (open.length === 0) return false;
     let paid: Set<bigint>;
     try {
-      const payouts = await indexer.payouts(address, INDEXER_MAX_LIMIT);
-      paid = new Set(payouts.map((payout) => payout.nonce));
-      if (payouts.length === INDEXER_MAX_LIMIT) {
-        for (const reward of open) {
-          const nonce = BigInt(reward.voucherNonce);
-          if (!paid.has(nonce) && (await indexer.isNonceClaimed(nonce))) paid.add(nonce);
-        }
-      }
+      // One request for the page's open vouchers, however many the account was paid before.
+      paid = await indexer.claimedNonces(open.map((reward) => BigInt(reward.voucherNonce)));
     } catch (error) {
       if (!(error instanceof IndexerUnavailableError)) throw error;
       log.warn({ err: error }, "payouts read from the chain: indexer unavailable");
@@ -237,19 +238,15 @@ export function createReferralEarnings(options: EarningsOptions) {
         if (used) paid.add(nonce);
       }
     }
+    const found = open.filter((reward) => paid.has(BigInt(reward.voucherNonce)));
+    if (found.length === 0) return false;
+    // Two statements for the whole page (the caller reads the page again): an auto reward paid is also done.
     const now = new Date();
-    let changed = false;
-    for (const reward of open) {
-      if (!paid.has(BigInt(reward.voucherNonce))) continue;
-      // The caller reads the page again when anything changed.
-      await prisma.referralReward.update({
-        where: { id: reward.id },
-        data: { claimedAt: now, ...(reward.paymentType === "auto" ? { status: "paid", lockedUntil: null } : {}) },
-        select: { id: true },
-      });
-      changed = true;
-    }
-    return changed;
+    const ids = (type: PaymentType) => found.filter((reward) => reward.paymentType === type).map((reward) => reward.id);
+    const [claimable, auto] = [ids("claimable"), ids("auto")];
+    if (claimable.length > 0) await prisma.referralReward.updateMany({ where: { id: { in: claimable } }, data: { claimedAt: now } });
+    if (auto.length > 0) await prisma.referralReward.updateMany({ where: { id: { in: auto } }, data: { claimedAt: now, status: "paid", lockedUntil: null } });
+    return true;
   }
 
   /** `account`: the beneficiary's checksummed address (one per answer). */
@@ -326,14 +323,16 @@ export function createReferralEarnings(options: EarningsOptions) {
       answer = await read(user, after, false);
     }
     const address = getAddress(user.address);
-    const page = answer.invites.slice(0, INVITES_PAGE_SIZE);
-    const changed = await refreshClaimed(address, answer.refereeReward ? [...page, answer.refereeReward] : page, indexer, deadline);
-    // A voucher found paid moves its invite to a later group: the page is read again from the same place, and the
-    // other processes drop their copies of it.
-    if (changed) {
-      options.changedElsewhere?.([key]);
+    // A voucher found paid moves its invite to a later group: the page is read again from the same place (and the
+    // other processes drop their copies of it), which may show open vouchers that were not asked about yet.
+    let changed = false;
+    for (let round = 0; round < CLAIM_ROUNDS && deadline.remainingMs() > 0; round++) {
+      const page = answer.invites.slice(0, INVITES_PAGE_SIZE);
+      if (!(await refreshClaimed(answer.refereeReward ? [...page, answer.refereeReward] : page, indexer, deadline))) break;
+      changed = true;
       answer = await read(user, after, false);
     }
+    if (changed) options.changedElsewhere?.([key]);
     const { refereeReward, invites } = answer;
     const shown = invites.slice(0, INVITES_PAGE_SIZE);
     const last = shown.at(-1);

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { db } from "ponder:api";
 import { referralPayout } from "ponder:schema";
-import { desc, eq } from "ponder";
-import { parseAddress, parseLimit, parseNonce } from "../../lib/request-params";
+import { asc, desc, eq, inArray } from "ponder";
+import { parseAddress, parseLimit, parseNonce, parseNonces } from "../../lib/request-params";
 import { valueOr400 } from "../respond";
-import type { ReferralNonceResponse, ReferralPayout, ReferralPayoutsResponse } from "../types";
+import type { ReferralNonceResponse, ReferralNoncesResponse, ReferralPayout, ReferralPayoutsResponse } from "../types";
 
 function present(row: typeof referralPayout.$inferSelect): ReferralPayout {
   return {
@@ -19,6 +19,17 @@ function present(row: typeof referralPayout.$inferSelect): ReferralPayout {
 }
 
 export const referralPayouts = new Hono()
+  // A page of vouchers in one request (the API's earnings read asks about every open voucher of a page at once).
+  .get("/nonces", async (c) => {
+    const nonces = valueOr400(c, parseNonces(c.req.query("nonces")));
+    if ("response" in nonces) return nonces.response;
+    const rows = await db
+      .select({ nonce: referralPayout.nonce })
+      .from(referralPayout)
+      .where(inArray(referralPayout.nonce, nonces.value))
+      .orderBy(asc(referralPayout.nonce));
+    return c.json({ claimed: rows.map((row) => row.nonce.toString()) } satisfies ReferralNoncesResponse);
+  })
   .get("/nonces/:nonce", async (c) => {
     const nonce = valueOr400(c, parseNonce(c.req.param("nonce")));
     if ("response" in nonce) return nonce.response;
