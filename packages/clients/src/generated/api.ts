@@ -2151,7 +2151,7 @@ export interface components {
             rewardForBeingReferee: components["schemas"]["RefereeReward"] | null;
             /** @description An amount in wei (18 decimals) as a decimal string */
             totalOroEarnedWei: string;
-            /** @description One page (at most 50) of the people the user invited, in the spec's order: claimable and not claimed, then claimable and claimed, then the others; newest update first within each. The pages follow one another through nextCursor. */
+            /** @description One page (at most 20) of the people the user invited, in the spec's order: claimable and not claimed, then claimable and claimed, then the others; newest update first within each. The pages follow one another through nextCursor. */
             usersReferred: components["schemas"]["ReferredUser"][];
             /** @description How many invites paid, over every page (what the share screen shows as users referred) */
             usersReferredCount: number;
@@ -2164,7 +2164,7 @@ export interface components {
             rewardForBeingReferee: components["schemas"]["RefereeRewardInput"] | null;
             /** @description An amount in wei (18 decimals) as a decimal string */
             totalOroEarnedWei: string;
-            /** @description One page (at most 50) of the people the user invited, in the spec's order: claimable and not claimed, then claimable and claimed, then the others; newest update first within each. The pages follow one another through nextCursor. */
+            /** @description One page (at most 20) of the people the user invited, in the spec's order: claimable and not claimed, then claimable and claimed, then the others; newest update first within each. The pages follow one another through nextCursor. */
             usersReferred: components["schemas"]["ReferredUserInput"][];
             /** @description How many invites paid, over every page (what the share screen shows as users referred) */
             usersReferredCount: number;

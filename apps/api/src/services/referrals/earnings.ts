@@ -70,23 +70,18 @@ export interface EarningsOptions {
 }
 
 /**
- * The columns of a reward that an answer uses, as the raw reads below name them. The amount and the nonce stay the
- * decimal text PostgreSQL wrote: an answer only passes them on (a Decimal per value cost every uncached page ~2 µs an
- * invite for nothing).
+ * A reward as the earnings statement writes it in JSON, ready to be passed on: the amount and the nonce as the decimal
+ * text PostgreSQL wrote (a Decimal per value cost every uncached page ~2 µs an invite for nothing), `claimed` whether
+ * claimed_at is set, and `updatedAt` already in the answer's ISO 8601 form (a Date per time and its toISOString were
+ * most of what turning a row into an answer cost).
  */
-type RewardRow = Omit<
-  Pick<ReferralReward, "id" | "paymentType" | "amountWei" | "voucherNonce" | "voucherSignature" | "contractAddress" | "status" | "claimedAt" | "updatedAt">,
-  "amountWei" | "voucherNonce"
-> & { amountWei: string; voucherNonce: string };
-type InviteRow = RewardRow & { refereeId: string; refereeUsername: string | null };
-/** A reward as the earnings statement writes it in JSON (numerics as text, times as epoch milliseconds). */
-type RewardJson = Omit<RewardRow, "amountWei" | "voucherNonce" | "claimedAt" | "updatedAt"> & {
+type RewardRow = Pick<ReferralReward, "id" | "paymentType" | "voucherSignature" | "contractAddress" | "status"> & {
   amountWei: string;
   voucherNonce: string;
-  claimedAt: number | null;
-  updatedAt: number;
+  claimed: boolean;
+  updatedAt: string;
 };
-type InviteJson = RewardJson & { refereeId: string; refereeUsername: string | null };
+type InviteRow = RewardRow & { refereeId: string; refereeUsername: string | null };
 interface EarningsRead {
   /** Pending referrals to bring up to date in this request (first pages only). */
   pending: string[];
@@ -104,15 +99,15 @@ interface EarningsRow {
   earnedWei: string | null;
   invitesPaid: number | null;
   referredByUsername: string | null;
-  refereeReward: RewardJson | null;
-  invites: InviteJson[];
+  refereeReward: RewardRow | null;
+  invites: InviteRow[];
 }
 
 const rewardJson = (table: string) => `'id', ${table}."id", 'paymentType', ${table}."payment_type", 'amountWei', ${table}."amount_wei"::text,
        'voucherNonce', ${table}."voucher_nonce"::text, 'voucherSignature', ${table}."voucher_signature",
        'contractAddress', ${table}."contract_address", 'status', ${table}."status",
-       'claimedAt', round(extract(epoch FROM ${table}."claimed_at") * 1000),
-       'updatedAt', round(extract(epoch FROM ${table}."updated_at") * 1000)`;
+       'claimed', ${table}."claimed_at" IS NOT NULL,
+       'updatedAt', to_char(${table}."updated_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * How many times a request asks the indexer about the open vouchers its page shows (each time one request). One is
@@ -129,8 +124,8 @@ const INLINE_ACTIVATIONS = 10;
  * itself (first pages only), the totals (one row that triggers keep, migration 20261226000000_referral_totals), who
  * referred the user, the user's own reward as the referee, and one more than a page of the user's invites after the
  * cursor in the spec's order, read by keyset on its index, with each invited person's id and name. The rewards come
- * as JSON (amounts as text, times as epoch milliseconds, rounded: exact for timestamp(3) whether extract gives a
- * numeric or, before PostgreSQL 14, a float). $1 is the user's id; a page after a cursor adds its rank, time and id.
+ * as JSON in the shape RewardRow names (amounts as text; the update time as the answer writes it, from the UTC
+ * timestamp(3) Prisma stores). $1 is the user's id; a page after a cursor adds its rank, time and id.
  */
 function earningsStatement(withPending: boolean, afterCursor: boolean) {
   const rank = INVITE_RANK_SQL.text;
@@ -187,12 +182,6 @@ function checksummed(address: string): Address {
   return checksum;
 }
 
-const rewardRow = (reward: RewardJson): RewardRow => ({
-  ...reward,
-  claimedAt: reward.claimedAt === null ? null : new Date(reward.claimedAt),
-  updatedAt: new Date(reward.updatedAt),
-});
-
 export type ReferralEarnings = ReturnType<typeof createReferralEarnings>;
 
 /**
@@ -221,7 +210,7 @@ export function createReferralEarnings(options: EarningsOptions) {
    * it is down). Returns whether any changed.
    */
   async function refreshClaimed(rewards: RewardRow[], indexer: IndexerClient, deadline: Deadline): Promise<boolean> {
-    const open = rewards.filter((reward) => reward.claimedAt === null);
+    const open = rewards.filter((reward) => !reward.claimed);
     if (open.length === 0) return false;
     let paid: Set<bigint>;
     try {
@@ -251,15 +240,13 @@ export function createReferralEarnings(options: EarningsOptions) {
 
   /** `account`: the beneficiary's checksummed address (one per answer). */
   function present(reward: RewardRow, account: Address): RefereeReward {
-    const base = {
+    const hasClaimed = reward.claimed || reward.status === "paid";
+    if (reward.paymentType !== "claimable") return { paymentType: reward.paymentType, paymentAmountWei: reward.amountWei, hasClaimed, updatedAt: reward.updatedAt };
+    return {
       paymentType: reward.paymentType,
       paymentAmountWei: reward.amountWei,
-      hasClaimed: reward.claimedAt !== null || reward.status === "paid",
-      updatedAt: reward.updatedAt.toISOString(),
-    };
-    if (reward.paymentType !== "claimable") return base;
-    return {
-      ...base,
+      hasClaimed,
+      updatedAt: reward.updatedAt,
       claimableSignature: {
         contractAddress: checksummed(reward.contractAddress),
         message: { account, amount: reward.amountWei, nonce: reward.voucherNonce },
@@ -278,8 +265,8 @@ export function createReferralEarnings(options: EarningsOptions) {
       totalWei: BigInt(row.earnedWei ?? "0"),
       usersReferred: row.invitesPaid ?? 0,
       referredByUsername: row.referredByUsername,
-      refereeReward: row.refereeReward === null ? null : rewardRow(row.refereeReward),
-      invites: row.invites.map((invite) => ({ ...rewardRow(invite), refereeId: invite.refereeId, refereeUsername: invite.refereeUsername })),
+      refereeReward: row.refereeReward,
+      invites: row.invites,
     };
   }
 
@@ -338,7 +325,7 @@ export function createReferralEarnings(options: EarningsOptions) {
     const last = shown.at(-1);
     const nextCursor =
       invites.length > INVITES_PAGE_SIZE && last
-        ? encodeInvitesCursor(user.id, { rank: inviteRank(last), updatedAt: last.updatedAt, id: last.id })
+        ? encodeInvitesCursor(user.id, { rank: inviteRank(last), updatedAt: new Date(last.updatedAt), id: last.id })
         : null;
     const result: Earnings = {
       totalOroEarnedWei: answer.totalWei.toString(),

@@ -4,7 +4,7 @@ import { Prisma } from "../../generated/prisma/client.js";
 import type { PaymentType, RewardStatus } from "../../generated/prisma/client.js";
 
 /** How many invites one answer of GET /api/referrals/oro-earned carries at most. */
-export const INVITES_PAGE_SIZE = 50;
+export const INVITES_PAGE_SIZE = 20;
 
 /**
  * Where an invite sorts in the spec's order (SPEC section 2, share screen): 2 for claimable and not claimed, 1 for
@@ -12,9 +12,9 @@ export const INVITES_PAGE_SIZE = 50;
  * breaking ties. INVITE_RANK_SQL says the same in SQL and must match the index of the migration
  * 20261224000000_paged_earnings word for word (that is what lets PostgreSQL read a page by keyset).
  */
-export function inviteRank(reward: { paymentType: PaymentType; claimedAt: Date | null; status: RewardStatus }): InviteRank {
+export function inviteRank(reward: { paymentType: PaymentType; claimed: boolean; status: RewardStatus }): InviteRank {
   if (reward.paymentType !== "claimable") return 0;
-  return reward.claimedAt === null && reward.status !== "paid" ? 2 : 1;
+  return !reward.claimed && reward.status !== "paid" ? 2 : 1;
 }
 
 export const INVITE_RANK_SQL = Prisma.sql`(CASE WHEN "payment_type" = 'claimable' AND "claimed_at" IS NULL AND "status" <> 'paid' THEN 2
