@@ -84,6 +84,12 @@ describe("HTTP hygiene", () => {
     expect(allowed.headers["access-control-allow-credentials"]).toBe("true");
     const refused = await t.app.inject({ method: "GET", url: "/api/health", headers: { origin: "https://evil.example" } });
     expect(refused.headers["access-control-allow-origin"]).toBeUndefined();
+    // A request without an Origin (same-origin, or a server) gets no CORS header at all; one from an allowed origin does.
+    const corsHeaders = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => name.startsWith("access-control-"));
+    expect(corsHeaders((await t.app.inject({ method: "GET", url: "/api/health" })).headers)).toEqual([]);
+    const fromApp = await t.app.inject({ method: "GET", url: "/api/health", headers: { origin: "https://app.oro.example" } });
+    expect(fromApp.headers).toMatchObject({ "access-control-allow-origin": "https://app.oro.example", "access-control-allow-credentials": "true" });
+    expect(fromApp.headers["access-control-expose-headers"]).toContain("retry-after");
   });
 
   it("answers an unknown route with a JSON 404", async () => {
@@ -157,6 +163,12 @@ describe("rate limits", () => {
     }
     expect(statuses.slice(0, 40).every((status) => status === 200)).toBe(true);
     expect(statuses[40]).toBe(429);
+    // The budget's headers come with the refusal, not with every answer within the budget.
+    const refusal = await t.app.inject({ method: "GET", url: "/api/auth/nonce", remoteAddress: ip });
+    expect(refusal.headers).toMatchObject({ "x-ratelimit-limit": "40", "x-ratelimit-remaining": "0" });
+    expect(refusal.headers["retry-after"]).toBeDefined();
+    const within = await t.app.inject({ method: "GET", url: "/api/auth/nonce", remoteAddress: "203.0.113.9" });
+    expect(Object.keys(within.headers).filter((name) => name.startsWith("x-ratelimit-"))).toEqual([]);
     const otherIp = await t.app.inject({ method: "GET", url: "/api/auth/nonce", remoteAddress: "203.0.113.8" });
     expect(otherIp.statusCode).toBe(200);
     // Health checks are never limited.

@@ -17,7 +17,9 @@ export default fp<{ config: Config }>(
   async (fastify, { config }) => {
     const allowed = new Set(config.corsOrigins);
     await fastify.register(cors, {
-      origin: (origin, callback) => callback(null, origin === undefined || allowed.has(origin)),
+      // A request without an Origin (same-origin GETs through the web app's /api, servers) needs no CORS header:
+      // it gets none, instead of four on every answer.
+      origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
       credentials: true,
       methods: ["GET", "POST", "OPTIONS"],
       allowedHeaders: ["content-type", "authorization", "x-request-id"],
@@ -41,6 +43,9 @@ export default fp<{ config: Config }>(
       max: config.rateLimit.perIp,
       timeWindow: config.rateLimit.windowMs,
       keyGenerator: (request) => `ip:${request.ip}`,
+      // The budget's headers on the 429 only (with retry-after), not on every answer within it: nothing reads them
+      // there, and three headers more on each answer cost a cached read a tenth of its throughput.
+      addHeadersOnExceeding: { "x-ratelimit-limit": false, "x-ratelimit-remaining": false, "x-ratelimit-reset": false },
       errorResponseBuilder: (_request, context) => ({
         statusCode: context.statusCode,
         error: "RATE_LIMITED",
