@@ -46,6 +46,33 @@ describe("metrics", () => {
     expect(value(text, 'oro_api_scrape_errors_total{gauge="claim_contract_oro"}')).toBeGreaterThanOrEqual(1);
   });
 
+  it("count the reminders an operator acts on (due, failed, abandoned), not every reminder ever sent", async () => {
+    const job = (address: string, status: "pending" | "sent" | "failed" | "abandoned", dueInMs: number) => ({
+      kind: "oro_claim",
+      address,
+      locale: "en",
+      status,
+      dueAt: new Date(Date.now() + dueInMs),
+    });
+    await t.db.database.prisma.notificationJob.createMany({
+      data: [
+        job("0x00000000000000000000000000000000000000a1", "pending", -60_000),
+        job("0x00000000000000000000000000000000000000a2", "pending", -1_000),
+        job("0x00000000000000000000000000000000000000a3", "pending", 3_600_000),
+        job("0x00000000000000000000000000000000000000a4", "sent", -86_400_000),
+        job("0x00000000000000000000000000000000000000a5", "failed", -86_400_000),
+        job("0x00000000000000000000000000000000000000a6", "abandoned", -86_400_000),
+        job("0x00000000000000000000000000000000000000a7", "abandoned", -86_400_000),
+      ],
+    });
+    const text = await t.app.metrics.metrics();
+    expect(value(text, 'oro_api_reminders{state="due"}')).toBe(2);
+    expect(value(text, 'oro_api_reminders{state="failed"}')).toBe(1);
+    expect(value(text, 'oro_api_reminders{state="abandoned"}')).toBe(2);
+    expect(text).not.toMatch(/^oro_api_reminders\{state="(sent|scheduled)"\}/m);
+    await t.db.database.prisma.notificationJob.deleteMany({});
+  });
+
   it("are served on their own port, and not on the API's", async () => {
     const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(scraped.status).toBe(200);
