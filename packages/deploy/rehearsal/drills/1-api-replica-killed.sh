@@ -11,8 +11,7 @@ source "$(dirname "$0")/../lib.sh"
 source "$REHEARSAL_LIB_DIR/compose.sh"
 source "$REHEARSAL_LIB_DIR/drills/lib.sh"
 
-mapfile -t replicas < <(containers_of api)
-[ "${#replicas[@]}" -ge 2 ] || { fail "needs two API replicas, found ${#replicas[@]}"; exit 1; }
+api_replicas || exit 1
 victim=${replicas[0]}
 restarts_before=$("$DOCKER" inspect --format '{{.RestartCount}}' "$victim")
 payouts() { "$DOCKER" exec -w /repo/apps/api "$1" node --import tsx scripts/rehearsal-payouts.ts "${@:2}"; }

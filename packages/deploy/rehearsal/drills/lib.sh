@@ -31,6 +31,12 @@ container_pids() {
   "$DOCKER" top "$1" -o pid | tail -n +2 | grep -vx " *$init *" | tr -d ' ' | tr '\n' ' '
 }
 
+# Fills `replicas` with the API's containers, oldest first; false (after saying so) unless there are two or more.
+api_replicas() {
+  mapfile -t replicas < <(containers_of api)
+  [ "${#replicas[@]}" -ge 2 ] || { fail "needs two API replicas, found ${#replicas[@]}"; return 1; }
+}
+
 health_of() { "$DOCKER" inspect --format '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$1"; }
 
 started_at() { "$DOCKER" inspect --format '{{.State.StartedAt}}' "$1"; }
