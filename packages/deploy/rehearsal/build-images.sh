@@ -28,11 +28,11 @@ SUITE=trixie
 MIRROR=${DEBIAN_MIRROR:-$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/*$/\1/p' | head -1 || true)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 # One root for every base (Node.js 20.19 and npm, Caddy 2.6 with nftables for its per-address connection cap,
-# PostgreSQL 17, Redis 8, wget for healthchecks):
+# PostgreSQL 17, Redis 8, Prometheus for the monitoring profile, wget for healthchecks):
 # built once, imported once, each base a thin layer over it with its own user, entrypoint and command.
 # debootstrap lays down the minimal system; apt-get in the root installs the rest (debootstrap's own resolver
 # leaves npm's dependencies unconfigured).
-PACKAGES="nodejs npm caddy nftables postgresql-17 redis-server wget"
+PACKAGES="nodejs npm caddy nftables postgresql-17 redis-server prometheus wget"
 BASE_HASH=$( (echo "$SUITE $PACKAGES"; cat "$REHEARSAL_LIB_DIR/postgres-entrypoint.sh") | sha256sum | cut -c1-12)
 ROOT_IMAGE="oro-debian/root:$BASE_HASH"
 
@@ -90,7 +90,8 @@ build_root() {
 thin_base() {
   local name=$1
   shift
-  printf '%s\n' "FROM $ROOT_IMAGE" "$@" | "$DOCKER" build -q -t "$name" - >/dev/null
+  # No network: the rehearsal's engine has no bridge, and a base's RUN needs none.
+  printf '%s\n' "FROM $ROOT_IMAGE" "$@" | "$DOCKER" build --network none -q -t "$name" - >/dev/null
 }
 
 build_bases() {
@@ -104,11 +105,15 @@ build_bases() {
   thin_base "$POSTGRES_IMAGE" 'ENV PATH=/usr/lib/postgresql/17/bin:/usr/local/bin:/usr/bin:/bin PGDATA=/var/lib/postgresql/data' \
     'USER postgres' 'STOPSIGNAL SIGINT' 'ENTRYPOINT ["/usr/local/bin/postgres-entrypoint"]'
   thin_base "$REDIS_IMAGE" 'USER redis' 'CMD ["redis-server"]'
+  # As the official image runs it: the compose file passes the flags; its data volume starts owned by the user.
+  PROMETHEUS_IMAGE="oro-debian/prometheus:$BASE_HASH"
+  thin_base "$PROMETHEUS_IMAGE" 'RUN mkdir -p /prometheus && chown nobody:nogroup /prometheus' 'USER nobody' 'ENTRYPOINT ["/usr/bin/prometheus"]'
   cat >"$REHEARSAL_DIR/bases.env" <<BASES
 NODE_IMAGE=$NODE_IMAGE
 CADDY_IMAGE=$CADDY_IMAGE
 POSTGRES_IMAGE=$POSTGRES_IMAGE
 REDIS_IMAGE=$REDIS_IMAGE
+PROMETHEUS_IMAGE=$PROMETHEUS_IMAGE
 BASES
 }
 

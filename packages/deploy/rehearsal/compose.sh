@@ -1,12 +1,12 @@
 # Sourced after lib.sh: the rehearsal's compose project and what the scripts ask of it.
 COMPOSE_PROJECT=oro-rehearsal
 COMPOSE_ENV="$REHEARSAL_DIR/compose.env"
-# Every service of the rehearsal profile, with the API's replicas.
-EXPECTED_SERVICES="postgres redis indexer api api web chain"
+# Every service of the rehearsal and monitoring profiles, with the API's replicas.
+EXPECTED_SERVICES="postgres redis indexer api api web chain prometheus"
 
 compose() {
   docker-compose --compatibility -p "$COMPOSE_PROJECT" --env-file "$COMPOSE_ENV" \
-    --project-directory "$REPO_ROOT" -f "$REPO_ROOT/docker-compose.yml" --profile rehearsal "$@"
+    --project-directory "$REPO_ROOT" -f "$REPO_ROOT/docker-compose.yml" --profile rehearsal --profile monitoring "$@"
 }
 
 # rehearsal.env, the bases build-images.sh made, and this rehearsal's own secrets (made once, kept).

@@ -76,7 +76,7 @@ if step "every image builds from deploy/Dockerfile" "$here/build-images.sh" &&
   echo "rehearsal: the journeys took $(($(date +%s) - journeys_started)) s"
   # In the order of their value (backup and restore after the journeys made its data); the indexer deploy last, as it
   # leaves the stack on another indexer container. The shared rate limits first: the stack is quiet then.
-  for drill in 8-shared-rate-limits 1-api-replica-killed 3-postgres-restarted 4-indexer-down-and-hung 6-backup-restore 2-api-replica-sigterm 7-slow-clients 5-indexer-deploy; do
+  for drill in 8-shared-rate-limits 9-monitoring 1-api-replica-killed 3-postgres-restarted 4-indexer-down-and-hung 6-backup-restore 2-api-replica-sigterm 7-slow-clients 5-indexer-deploy; do
     step "drill $drill" "$here/drills/$drill.sh"
   done
 fi
