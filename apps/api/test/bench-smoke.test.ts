@@ -14,13 +14,19 @@ async function smokeRun(script: string): Promise<string> {
   // The suite's database prefix (test/helpers/database.ts) names the benches' databases too.
   const prefix = process.env.ORO_TEST_DATABASE_PREFIX;
   const args = ["--import", "tsx", script, "--smoke", ...(prefix ? ["--database-prefix", `${prefix}_bench`] : [])];
-  const { stdout } = await promisify(execFile)(process.execPath, args, {
-    cwd: API_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    timeout: 240_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout;
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, args, {
+      cwd: API_ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      timeout: 240_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (error) {
+    // What the bench printed says why it failed (its table, a figure marked NO); the error alone does not.
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${(error as Error).message.split("\n")[0]}\n--- stdout (end) ---\n${stdout.slice(-4_000)}\n--- stderr (end) ---\n${stderr.slice(-4_000)}`, { cause: error });
+  }
 }
 
 describe.skipIf(!postgres)("the API benches at their smoke size", () => {

@@ -390,6 +390,8 @@ describe("the World App transport, against a stand-in for the developer portal",
   let failCode = "failure";
   /** The portal takes the request and never answers (World then retries its own send: it may arrive). */
   let hang = false;
+  /** Requests whose headers reached the portal, bodies or not. */
+  let headersSeen = 0;
   const appId = "app_0123456789abcdef";
 
   const readBody = (request: IncomingMessage) =>
@@ -403,6 +405,7 @@ describe("the World App transport, against a stand-in for the developer portal",
     // The portal's request and answer shapes: POST /api/v2/minikit/send-notification with a bearer API key,
     // at most 1,000 wallet_addresses, answering { success, status, result: [{ walletAddress, sent, reason? }] }.
     portal = createServer((request, response) => {
+      headersSeen += 1;
       void readBody(request).then((text) => {
         const reply = (status: number, body: unknown) => {
           response.writeHead(status, { "content-type": "application/json" });
@@ -512,6 +515,32 @@ describe("the World App transport, against a stand-in for the developer portal",
     } finally {
       failCode = "failure";
     }
+  });
+
+  it("writes a request's body only once the caller has recorded it, on an open connection; a body that never left is retried", async () => {
+    const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: "portal-key" });
+    const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "en" as const }];
+    const notification = { localisations: claimReminderLocalisations(), miniAppPath: `worldapp://mini-app?app_id=${appId}&path=%2F` };
+    // While the caller records the request, the portal holds its headers and not its body: a worker that dies then
+    // has sent World nothing it acts on, and its jobs are not recorded as requested.
+    const [headersBefore, bodiesBefore] = [headersSeen, requests.length];
+    let atRecord: [number, number] | undefined;
+    await transport.send(recipients, notification, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      atRecord = [headersSeen - headersBefore, requests.length - bodiesBefore];
+    });
+    expect(atRecord).toEqual([1, 0]);
+    expect(requests.length - bodiesBefore).toBe(1);
+    // The record fails (the database is down, say): the body never leaves, the portal acts on nothing, and the
+    // failure is one to retry.
+    const failure = await transport.send(recipients, notification, () => Promise.reject(new Error("the database is down"))).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ retryable: true });
+    expect(String(failure)).not.toMatch(/may have reached World/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(requests.length - bodiesBefore).toBe(1);
   });
 
   it("never sends again a request that may have reached World (a timeout): at most once", async () => {

@@ -40,8 +40,9 @@ export interface NotificationTransport {
   /** The most addresses one `send` takes. */
   readonly maxRecipients: number;
   /**
-   * Sends one request. `requestStarting` is awaited once the request is built and checked, right before it leaves:
-   * from then on it may reach World (the caller records that, so a worker that dies is never resent).
+   * Sends one request. `requestStarting` is awaited once the request is built and checked, right before its body
+   * leaves (World's transport has the connection open and the headers sent by then): from then on it may reach World
+   * (the caller records that, so a worker that dies is never resent).
    */
   send(recipients: Recipient[], notification: Notification, requestStarting?: () => Promise<void>): Promise<DeliveryResult[]>;
 }

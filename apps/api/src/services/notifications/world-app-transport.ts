@@ -1,3 +1,6 @@
+import http from "node:http";
+import https from "node:https";
+import { TLSSocket } from "node:tls";
 import { z } from "zod";
 import { refuseWhatWorldRefuses, TransportError, worldRequestBody, type DeliveryResult, type NotificationTransport } from "./transport.js";
 
@@ -36,30 +39,23 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
       const body = worldRequestBody(options.appId, recipients, notification);
       refuseWhatWorldRefuses(body);
       const payload = JSON.stringify(body);
-      await requestStarting?.();
-      let response: Response;
+      let response: PortalAnswer;
       try {
-        response = await fetch(endpoint, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${options.apiKey}` },
-          body: payload,
-          signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-        });
+        response = await postBodyLast(endpoint, options.apiKey, payload, options.timeoutMs ?? 15_000, requestStarting);
       } catch (error) {
-        // World retries its own upstream send and de-duplicates nothing: a request that may have reached it (a
-        // timeout, a reset) is never sent again, so nobody is notified twice. Only one that never left is retried.
-        const code = (error as { cause?: { code?: string } }).cause?.code;
-        const neverLeft = code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN";
+        // World retries its own upstream send and de-duplicates nothing: a request whose body may have reached it (a
+        // timeout, a reset) is never sent again, so nobody is notified twice. Only one whose body never left is retried.
+        const neverLeft = error instanceof BodyNotSentError;
         throw new TransportError(
           `send-notification request failed${neverLeft ? "" : " after it may have reached World (not sent again)"}: ${(error as Error).message}`,
           neverLeft,
         );
       }
-      const text = await response.text();
-      if (!response.ok) {
+      const { status, text } = response;
+      if (status < 200 || status >= 300) {
         // 429 and World's quota for unverified apps pass with time; any other 4xx is a defect of ours.
-        const retryable = response.status === 429 || response.status >= 500 || text.includes("unverified_app_limit_reached");
-        throw new TransportError(`send-notification answered ${response.status}: ${text.slice(0, 300)}`, retryable);
+        const retryable = status === 429 || status >= 500 || text.includes("unverified_app_limit_reached");
+        throw new TransportError(`send-notification answered ${status}: ${text.slice(0, 300)}`, retryable);
       }
       let parsed: z.output<typeof responseSchema>;
       try {
@@ -76,4 +72,70 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
       });
     },
   };
+}
+
+interface PortalAnswer {
+  status: number;
+  text: string;
+}
+
+/** The request failed before its body was written: World cannot have acted on it. */
+class BodyNotSentError extends Error {
+  override name = "BodyNotSentError";
+}
+
+// Kept-alive connections to the portal, as a browser would keep them.
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+/**
+ * POSTs `payload`, its body written only once the connection is open, the headers sent and `beforeBody` (the caller
+ * recording that the request may reach World) has resolved: nothing but a database round trip, then one write, lies
+ * between that record and the body leaving. A worker killed while connecting or recording leaves World a request
+ * without its body, which it never acts on, and its jobs are sent again; fetch instead connected and wrote only after
+ * the record, a window in which a killed worker's reminders were recorded as sent and never arrived (the reminders
+ * bench lost a batch of 1,000 that way under load).
+ */
+function postBodyLast(url: string, apiKey: string, payload: string, timeoutMs: number, beforeBody?: () => Promise<void>): Promise<PortalAnswer> {
+  return new Promise<PortalAnswer>((resolve, reject) => {
+    const secure = url.startsWith("https:");
+    let bodySent = false;
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(bodySent ? error : new BodyNotSentError(error.message, { cause: error }));
+    };
+    const request = (secure ? https : http).request(url, {
+      method: "POST",
+      agent: secure ? agents.https : agents.http,
+      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}`, "content-length": Buffer.byteLength(payload) },
+    });
+    // The whole exchange, answer included, within the timeout.
+    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    request.on("error", fail);
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", fail);
+      response.on("end", () => {
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    const sendBody = () => {
+      if (request.destroyed) return;
+      Promise.resolve(beforeBody?.()).then(
+        () => {
+          if (request.destroyed) return;
+          bodySent = true;
+          request.end(payload);
+        },
+        (error: unknown) => request.destroy(error instanceof Error ? error : new Error(String(error))),
+      );
+    };
+    request.on("socket", (socket) => {
+      // A new connection: once it is open (and its TLS set up); a kept-alive one is open already.
+      if (socket.connecting) socket.once(socket instanceof TLSSocket ? "secureConnect" : "connect", sendBody);
+      else sendBody();
+    });
+    request.flushHeaders();
+  });
 }
