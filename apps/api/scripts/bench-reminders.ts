@@ -7,12 +7,11 @@
 // exactly once, and what became of the jobs the killed replica held.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { worldSendNotificationProblems } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import pg from "pg";
 import { createScratchDatabase } from "../src/db/scratch.js";
+import { standInForWorld } from "./world-stand-in.js";
 import { databasePrefix, fakeIndexer, migratedClient, freePort, postgresServerUrl, start, waitForOk, numberOption as option } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
@@ -39,67 +38,6 @@ async function seed(url: string): Promise<void> {
   console.log(`seeded ${REMINDERS.toLocaleString("en")} due reminders in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-interface StandIn {
-  server: Server;
-  /** How many times each reminder's address arrived (index i for the address 0x…i). */
-  arrivals: Uint8Array;
-  requests: number;
-  tooMany: number;
-  refused: string[];
-  firstAt: number;
-  lastAt: number;
-  received: number;
-}
-
-async function body(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/**
- * World's POST /api/v2/minikit/send-notification as this bench needs it: World's validation (a 400 for anything
- * World refuses), a 429 every TOO_MANY_EVERY requests, otherwise every address sent, answered after ANSWER_MS. An
- * address counts as arrived when the request is accepted (World goes on sending whether the caller waits or not).
- */
-function standInForWorld(): StandIn {
-  const state: StandIn = { server: createServer(), arrivals: new Uint8Array(REMINDERS + 1), requests: 0, tooMany: 0, refused: [], firstAt: 0, lastAt: 0, received: 0 };
-  state.server.on("request", (request, response) => {
-    void body(request).then((text) => {
-      const send = (status: number, answer: unknown) => {
-        response.writeHead(status, { "content-type": "application/json" });
-        response.end(JSON.stringify(answer));
-      };
-      state.requests += 1;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      const problems = worldSendNotificationProblems(parsed);
-      if (problems.length > 0) {
-        state.refused.push(problems.join("; "));
-        return send(400, { code: "validation_error", detail: problems.join("; ") });
-      }
-      if (state.requests % TOO_MANY_EVERY === 0) {
-        state.tooMany += 1;
-        return send(429, { code: "rate_limit_exceeded" });
-      }
-      const addresses = (parsed as { wallet_addresses: string[] }).wallet_addresses;
-      for (const address of addresses) {
-        const index = Number.parseInt(address.slice(2), 16);
-        if (index >= 1 && index <= REMINDERS) state.arrivals[index] = Math.min(255, (state.arrivals[index] ?? 0) + 1);
-      }
-      state.received += addresses.length;
-      state.firstAt ||= Date.now();
-      state.lastAt = Date.now();
-      setTimeout(() => send(200, { success: true, result: addresses.map((walletAddress) => ({ walletAddress, sent: true })) }), ANSWER_MS);
-    });
-  });
-  return state;
-}
-
 async function statusCounts(url: string): Promise<Map<string, number>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -116,7 +54,7 @@ async function main(): Promise<void> {
   const indexer = fakeIndexer();
   indexer.listen(0, "127.0.0.1");
   await once(indexer, "listening");
-  const world = standInForWorld();
+  const world = standInForWorld({ reminders: REMINDERS, answerMs: ANSWER_MS, tooManyEvery: TOO_MANY_EVERY });
   world.server.listen(0, "127.0.0.1");
   await once(world.server, "listening");
   const replicas: ChildProcess[] = [];
@@ -184,6 +122,8 @@ async function main(): Promise<void> {
       ["arrived more than once", twice.toLocaleString("en"), "0", twice === 0],
       ["never arrived (lost)", never.toLocaleString("en"), "0", never === 0],
       ["requests refused by World's rules (400)", world.refused.length.toLocaleString("en"), "0", world.refused.length === 0],
+      ["requests without an API key (401)", world.unauthorized.toLocaleString("en"), "0", world.unauthorized === 0],
+      ["requests whose body never arrived (their replica killed first: nothing sent)", world.cutOff.toLocaleString("en"), "", null],
       ["requests / 429s answered (retried after backoff)", `${world.requests.toLocaleString("en")} / ${world.tooMany.toLocaleString("en")}`, "", null],
       ["jobs: sent / abandoned by the killed replica / other", `${(counts.get("sent") ?? 0).toLocaleString("en")} / ${abandoned.toLocaleString("en")} / ${(REMINDERS - (counts.get("sent") ?? 0) - abandoned).toLocaleString("en")}`, "", null],
       ["replica killed at / back at (from the start)", `${((killedAt - started) / 1000).toFixed(1)} s / ${restartedAt ? `${((restartedAt - started) / 1000).toFixed(1)} s` : "not yet"}`, "", null],
@@ -197,7 +137,7 @@ async function main(): Promise<void> {
     if (world.refused.length > 0) console.log(`World would refuse: ${world.refused[0]}`);
     console.log("The killed replica's jobs in flight are abandoned, never sent again (World de-duplicates nothing); those whose");
     console.log("request World had already accepted count as arrived above: a reminder is lost only if it never reached World.");
-    if (twice > 0 || never > 0 || world.refused.length > 0) process.exitCode = 1;
+    if (twice > 0 || never > 0 || world.refused.length > 0 || world.unauthorized > 0) process.exitCode = 1;
   } finally {
     const running = replicas.filter((child) => child.exitCode === null && child.signalCode === null);
     const exited = running.map((child) => once(child, "exit"));

@@ -1,0 +1,105 @@
+// A stand-in for World's POST /api/v2/minikit/send-notification (developer-portal web/api/v2/minikit/
+// send-notification), as strict as World where the API can meet it: another method or path is a 404; a request
+// without an API key (the second word of its Authorization header) a 401 `unauthorized`; a body World's v2 schema
+// refuses a 400 `validation_error`; and a request whose body never fully arrived (its sender died after the headers)
+// is acted on by no one, as World's `req.json()` never yields it. Used by the reminders bench and its test.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { worldSendNotificationProblems } from "@oro/clients";
+
+export const SEND_NOTIFICATION_PATH = "/api/v2/minikit/send-notification";
+
+export interface StandIn {
+  server: Server;
+  /** How many times each reminder's address arrived (index i for the address 0x…i). */
+  arrivals: Uint8Array;
+  requests: number;
+  tooMany: number;
+  /** Requests World's schema refuses (400), with why. */
+  refused: string[];
+  /** Requests without an API key (401). */
+  unauthorized: number;
+  /** Requests whose body never fully arrived: nothing of them was sent. */
+  cutOff: number;
+  firstAt: number;
+  lastAt: number;
+  received: number;
+}
+
+export interface StandInOptions {
+  /** Addresses 0x…1 to 0x…reminders are counted in `arrivals`. */
+  reminders: number;
+  /** World answers after this long (it goes on sending whether the caller waits or not). */
+  answerMs: number;
+  /** Every n-th request is answered 429. */
+  tooManyEvery: number;
+}
+
+/** The whole body, or undefined when the request ended before it did (the sender went away). */
+async function wholeBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+  } catch {
+    return undefined;
+  }
+  return request.complete ? Buffer.concat(chunks).toString("utf8") : undefined;
+}
+
+/** An address counts as arrived when its request is accepted. */
+export function standInForWorld(options: StandInOptions): StandIn {
+  const state: StandIn = {
+    server: createServer(),
+    arrivals: new Uint8Array(options.reminders + 1),
+    requests: 0,
+    tooMany: 0,
+    refused: [],
+    unauthorized: 0,
+    cutOff: 0,
+    firstAt: 0,
+    lastAt: 0,
+    received: 0,
+  };
+  state.server.on("request", (request, response) => {
+    const send = (status: number, answer: unknown) => {
+      response.writeHead(status, { "content-type": "application/json" });
+      response.end(JSON.stringify(answer));
+    };
+    if (request.method !== "POST" || request.url !== SEND_NOTIFICATION_PATH) return send(404, { code: "not_found" });
+    void wholeBody(request).then((text) => {
+      if (text === undefined) {
+        state.cutOff += 1;
+        return;
+      }
+      state.requests += 1;
+      if (!request.headers.authorization?.split(" ")[1]) {
+        state.unauthorized += 1;
+        return send(401, { code: "unauthorized", detail: "API key is required." });
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const problems = worldSendNotificationProblems(parsed);
+      if (problems.length > 0) {
+        state.refused.push(problems.join("; "));
+        return send(400, { code: "validation_error", detail: problems.join("; ") });
+      }
+      if (state.requests % options.tooManyEvery === 0) {
+        state.tooMany += 1;
+        return send(429, { code: "rate_limit_exceeded" });
+      }
+      const addresses = (parsed as { wallet_addresses: string[] }).wallet_addresses;
+      for (const address of addresses) {
+        const index = Number.parseInt(address.slice(2), 16);
+        if (index >= 1 && index <= options.reminders) state.arrivals[index] = Math.min(255, (state.arrivals[index] ?? 0) + 1);
+      }
+      state.received += addresses.length;
+      state.firstAt ||= Date.now();
+      state.lastAt = Date.now();
+      setTimeout(() => send(200, { success: true, result: addresses.map((walletAddress) => ({ walletAddress, sent: true })) }), options.answerMs);
+    });
+  });
+  return state;
+}
