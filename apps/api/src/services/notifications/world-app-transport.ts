@@ -92,8 +92,8 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
  * recording that the request may reach World) has resolved: nothing but a database round trip, then one write, lies
  * between that record and the body leaving. A worker killed while connecting or recording leaves World a request
  * without its body, which it never acts on, and its jobs are sent again; fetch instead connected and wrote only after
- * the record, a window in which a killed worker's reminders were recorded as sent and never arrived (the reminders
- * bench lost a batch of 1,000 that way under load).
+ * the record, a window in which a killed worker's reminders were recorded as requested and never arrived (the likely
+ * cause of a reminders bench smoke failure in CI under load).
  */
 function postBodyLast(url: string, apiKey: string, payload: string, timeoutMs: number, beforeBody?: () => Promise<void>): Promise<PortalAnswer> {
   return new Promise<PortalAnswer>((resolve, reject) => {
