@@ -92,6 +92,41 @@ describe.skipIf(!redisServerBinary)("rate limits across replicas (Redis)", () =>
     }
   });
 
+  it("a session route's two counts (per IP and per wallet) go to Redis in one call, one request at a time", async () => {
+    const env = { RATE_LIMIT_REDIS_URL: redis?.url ?? "" };
+    const replica = await createTestApp({ testDatabase: db, env });
+    const admin = new Redis(redis?.url ?? "");
+    /** Script calls Redis has run so far (the store's script goes by EVALSHA, or EVAL the first time). */
+    const scriptCalls = async () => {
+      const stats = await admin.info("commandstats");
+      return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+    };
+    try {
+      while (!replica.app.rateLimitStore.available()) await new Promise((resolve) => setTimeout(resolve, 20));
+      const account = privateKeyToAccount(generatePrivateKey());
+      const token = await signIn(replica.app, account);
+      let before = 0;
+      // The first request reads the session from the database, so its wallet count comes a turn later (a second call);
+      // from then on the session is in the replica's cache.
+      for (let i = 0; i < 4; i += 1) {
+        if (i === 1) before = await scriptCalls();
+        const response = await replica.app.inject({
+          method: "GET",
+          url: `/api/referral_codes/for_user?userAddress=${account.address}&app=oro`,
+          headers: bearer(token),
+          remoteAddress: "198.51.100.40",
+        });
+        expect(response.statusCode).toBe(200);
+      }
+      expect((await scriptCalls()) - before).toBe(3);
+      const wallet = await admin.keys("oro-rate-limit:*address:*");
+      expect(wallet.map((key) => key.split(":").at(-1))).toContain(account.address.toLowerCase());
+    } finally {
+      admin.disconnect();
+      await replica.close();
+    }
+  });
+
   it("without the shared store each replica counts alone (the embedded default): two budgets", async () => {
     const statuses = await alternate(alone, BUDGET * 2, "203.0.113.11");
     expect(statuses.every((status) => status === 200)).toBe(true);

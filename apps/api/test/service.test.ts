@@ -53,25 +53,38 @@ describe("HTTP hygiene", () => {
     expect(hostile.headers["x-request-id"]).not.toContain("<");
   });
 
-  it("sets helmet's whole header set, on failures too", async () => {
-    const helmetSet = {
+  it("sets an API's security headers on every JSON answer, failures too, and helmet's whole set on the HTML pages", async () => {
+    const apiSet = {
+      "strict-transport-security": "max-age=31536000; includeSubDomains",
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "SAMEORIGIN",
+    };
+    const documentOnly = {
       "cross-origin-opener-policy": "same-origin",
       "cross-origin-resource-policy": "cross-origin",
       "origin-agent-cluster": "?1",
       "referrer-policy": "no-referrer",
-      "strict-transport-security": "max-age=31536000; includeSubDomains",
-      "x-content-type-options": "nosniff",
       "x-dns-prefetch-control": "off",
       "x-download-options": "noopen",
-      "x-frame-options": "SAMEORIGIN",
       "x-permitted-cross-domain-policies": "none",
       "x-xss-protection": "0",
     };
     for (const url of ["/api/health", "/api/nope", "/api/streaks/current?userAddress=not-an-address"]) {
       const response = await t.app.inject({ method: "GET", url, headers: { "x-request-id": "fail-1" } });
-      expect(response.headers, url).toMatchObject(helmetSet);
+      expect(response.headers, url).toMatchObject(apiSet);
+      for (const name of Object.keys(documentOnly)) expect(response.headers[name], `${url} ${name}`).toBeUndefined();
       expect(response.headers["x-request-id"], url).toBe("fail-1");
     }
+    const first = await t.app.inject({ method: "GET", url: "/api/docs" });
+    const location = first.headers.location;
+    const docs = first.statusCode === 302 && typeof location === "string" ? await t.app.inject({ method: "GET", url: new URL(location, "http://api/api/docs").pathname }) : first;
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers["content-type"]).toContain("text/html");
+    expect(docs.headers).toMatchObject({ ...apiSet, ...documentOnly });
+    const invite = await t.app.inject({ method: "GET", url: "/api/invite?referralCode=ABCD2345" });
+    expect(invite.statusCode).toBe(200);
+    expect(invite.headers).toMatchObject(documentOnly);
+    expect(invite.headers["x-frame-options"]).toBeUndefined();
   });
 
   it("allows CORS (with credentials) only for configured origins", async () => {

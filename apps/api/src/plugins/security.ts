@@ -1,7 +1,7 @@
 import cors from "@fastify/cors";
 import helmet, { type FastifyHelmetOptions } from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance, type FastifyRequest, type preHandlerAsyncHookHandler } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest, type onRequestHookHandler, type preHandlerAsyncHookHandler } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import type { Config } from "../env.js";
@@ -9,7 +9,8 @@ import { ApiError } from "../lib/errors.js";
 import { batchedRedisStore } from "./rate-limit-store.js";
 
 /**
- * CORS from the configured allow-list (credentials allowed, for the session cookie), security headers,
+ * CORS from the configured allow-list (credentials allowed, for the session cookie), security headers (an API's on
+ * every answer, a document's on the HTML pages),
  * and rate limits: per client IP on every route, per wallet address on routes that name one
  * (`fastify.perAddressRateLimit`), counted in Redis when one is configured (one budget across replicas).
  */
@@ -25,15 +26,22 @@ export default fp<{ config: Config }>(
       allowedHeaders: ["content-type", "authorization", "x-request-id"],
       exposedHeaders: ["x-request-id", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"],
     });
-    const headers = await helmetHeaders({
-      // The API serves JSON; the only HTML is the docs page, whose CSP @fastify/swagger-ui sets itself.
+    const documentHeaders = await helmetHeaders({
+      // The HTML pages are the docs, whose CSP @fastify/swagger-ui sets itself, and the invite preview.
       contentSecurityPolicy: false,
       crossOriginResourcePolicy: { policy: "cross-origin" },
     });
+    // A JSON answer is never rendered as a page: of helmet's set it needs what OWASP's REST security cheat sheet
+    // asks of an API (no sniffing, HTTPS only, not framed). The rest (opener and referrer policies, DNS prefetch,
+    // the XSS auditor, Flash's cross-domain policies…) governs documents only: 250 bytes on every answer for nothing.
+    const apiHeaders = Object.fromEntries(
+      ["strict-transport-security", "x-content-type-options", "x-frame-options"].map((name) => [name, documentHeaders[name] ?? ""]),
+    );
     fastify.addHook("onRequest", (_request, reply, done) => {
-      void reply.headers(headers);
+      void reply.headers(apiHeaders);
       done();
     });
+    fastify.decorate("documentHeaders", documentHeaders);
     const store = config.rateLimit.redisUrl ? sharedStore(fastify, config.rateLimit.redisUrl) : undefined;
     fastify.decorate("rateLimitStore", { shared: store !== undefined, available: () => store?.available() ?? true });
     await fastify.register(rateLimit, {
@@ -64,16 +72,41 @@ export default fp<{ config: Config }>(
       timeWindow: config.rateLimit.windowMs,
       keyGenerator: (request) => keys.get(request) ?? `anonymous:${request.ip}`,
     });
+    type AddressCheck = Awaited<ReturnType<typeof checkAddress>>;
+    const checks = new WeakMap<FastifyRequest, Promise<AddressCheck>>();
+    const startAddressCheck = (request: FastifyRequest): Promise<AddressCheck> => {
+      let check = checks.get(request);
+      if (!check) {
+        check = (async () => {
+          const query = request.query as { userAddress?: unknown } | undefined;
+          const address = typeof query?.userAddress === "string" ? query.userAddress.toLowerCase() : undefined;
+          const user = address ? await request.optionalUser() : undefined;
+          keys.set(request, user && user.address === address ? `address:${address}` : `anonymous:${request.ip}`);
+          return checkAddress(request);
+        })();
+        checks.set(request, check);
+      }
+      return check;
+    };
     const perAddress: preHandlerAsyncHookHandler = async (request, reply) => {
-      const query = request.query as { userAddress?: unknown } | undefined;
-      const address = typeof query?.userAddress === "string" ? query.userAddress.toLowerCase() : undefined;
-      const user = address ? await request.optionalUser() : undefined;
-      keys.set(request, user && user.address === address ? `address:${address}` : `anonymous:${request.ip}`);
-      const result = await checkAddress(request);
+      const result = await startAddressCheck(request);
       if (result.isAllowed || !result.isExceeded) return;
       void reply.header("retry-after", result.ttlInSeconds);
       throw new ApiError(429, "RATE_LIMITED", `too many requests for this address: retry in ${result.ttlInSeconds} s`);
     };
+    // On a route with the per-address limit its check starts with the per-IP one, so that in Redis both counts go in
+    // the same call (one round trip a request, not two: a session route's checks were a tenth of its CPU). The
+    // wallet's budget is then spent by requests the per-IP limit or validation refuses too, as by any other.
+    const startEarly: onRequestHookHandler = (request, _reply, done) => {
+      startAddressCheck(request).catch(() => {}); // the preHandler awaits it (and gets its error); none is unhandled here
+      done();
+    };
+    fastify.addHook("onRoute", (route) => {
+      const preHandlers = route.preHandler === undefined ? [] : [route.preHandler].flat();
+      if (!preHandlers.includes(perAddress)) return;
+      // First of the route's onRequest hooks, before the per-IP limit's (which waits for its count).
+      route.onRequest = [startEarly, ...(route.onRequest === undefined ? [] : [route.onRequest].flat())];
+    });
     fastify.decorate("perAddressRateLimit", perAddress);
   },
   // The per-address limit asks the session plugin who is signed in; the session plugin is registered later.
@@ -97,7 +130,9 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
   probe.get("/", (_request, reply) => reply.send());
   await probe.inject({ method: "GET", url: "/" });
   await probe.close();
-  if (Object.keys(headers).length === 0) throw new Error("@fastify/helmet set no header on the probe");
+  for (const name of ["strict-transport-security", "x-content-type-options", "x-frame-options"]) {
+    if (!headers[name]) throw new Error(`@fastify/helmet did not set ${name} on the probe`);
+  }
   return headers;
 }
 
@@ -153,5 +188,7 @@ declare module "fastify" {
     perAddressRateLimit: preHandlerAsyncHookHandler;
     /** Where the rate limits count: in a shared store (and whether it answers now), or in this process. */
     rateLimitStore: { shared: boolean; available: () => boolean };
+    /** Helmet's whole set of security headers, for the answers that are HTML pages (every answer has the API's part). */
+    documentHeaders: Record<string, string>;
   }
 }

@@ -37,9 +37,19 @@ export default fp<{ cookieName: string }>(
       transform: jsonSchemaTransform,
       transformObject: (document) => optionalNullableBodies(jsonSchemaTransformObject(document)),
     });
-    await fastify.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+    await fastify.register(swaggerUi, {
+      routePrefix: "/api/docs",
+      staticCSP: true,
+      // Its pages are documents: helmet's whole set, not only the API's part.
+      uiHooks: {
+        onRequest: (_request, reply, done) => {
+          void reply.headers(fastify.documentHeaders);
+          done();
+        },
+      },
+    });
   },
-  { name: "swagger" },
+  { name: "swagger", dependencies: ["security"] },
 );
 
 /**

@@ -38,8 +38,9 @@ const inviteRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { c
         locale: toLocale(request.query.lang),
         origin,
       });
-      // World App opens the path in its web view, the simulator in a frame: the page holds no action worth framing.
-      void reply.removeHeader("x-frame-options");
+      // A document: helmet's whole set, except that World App opens the path in its web view and the simulator in a
+      // frame (the page holds no action worth framing).
+      void reply.headers(fastify.documentHeaders).removeHeader("x-frame-options");
       return reply.type("text/html; charset=utf-8").header("cache-control", "public, max-age=300").send(html);
     },
   );
