@@ -93,35 +93,21 @@ interface EarningsRead {
   invites: InviteRow[];
 }
 
-/**
- * A row of the earnings statement: first the user's own (`pending` and `refereeReward` as JSON text), then one per
- * invite; each row's other fields are null.
- */
-type EarningsRow = {
-  rank: number;
-  pending: string | null;
+/** The earnings statement's one row; without a referee reward, `refereeReward` is null. */
+interface EarningsRow {
+  pending: string[];
   earnedWei: string | null;
   invitesPaid: number | null;
   referredByUsername: string | null;
-  refereeReward: string | null;
-} & ({ [Field in keyof InviteRow]: InviteRow[Field] } | { [Field in keyof InviteRow]: null });
+  refereeReward: RewardRow | null;
+  invites: InviteRow[];
+}
 
-const REWARD_FIELDS = (table: string) => ({
-  id: `${table}."id"`,
-  paymentType: `${table}."payment_type"`,
-  amountWei: `${table}."amount_wei"::text`,
-  voucherNonce: `${table}."voucher_nonce"::text`,
-  voucherSignature: `${table}."voucher_signature"`,
-  contractAddress: `${table}."contract_address"`,
-  status: `${table}."status"`,
-  claimed: `${table}."claimed_at" IS NOT NULL`,
-  updatedAt: `to_char(${table}."updated_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-});
-const INVITE_FIELDS = [...Object.keys(REWARD_FIELDS("")), "refereeId", "refereeUsername"];
-const rewardJson = (table: string) => Object.entries(REWARD_FIELDS(table)).map(([name, value]) => `'${name}', ${value}`).join(", ");
-/** The same as columns; the update time's text sorts byte by byte (COLLATE "C"), as a time would (it is fixed-width). */
-const rewardColumns = (table: string) =>
-  Object.entries(REWARD_FIELDS(table)).map(([name, value]) => `${value}${name === "updatedAt" ? ' COLLATE "C"' : ""} AS "${name}"`).join(", ");
+const rewardJson = (table: string) => `'id', ${table}."id", 'paymentType', ${table}."payment_type", 'amountWei', ${table}."amount_wei"::text,
+       'voucherNonce', ${table}."voucher_nonce"::text, 'voucherSignature', ${table}."voucher_signature",
+       'contractAddress', ${table}."contract_address", 'status', ${table}."status",
+       'claimed', ${table}."claimed_at" IS NOT NULL,
+       'updatedAt', to_char(${table}."updated_at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * How many times a request asks the indexer about the open vouchers its page shows (each time one request). One is
@@ -137,13 +123,9 @@ const INLINE_ACTIVATIONS = 10;
  * Everything an answer reads, in one statement (one round trip): the pending referrals the request brings up to date
  * itself (first pages only), the totals (one row that triggers keep, migration 20261226000000_referral_totals), who
  * referred the user, the user's own reward as the referee, and one more than a page of the user's invites after the
- * cursor in the spec's order, read by keyset on its index, with each invited person's id and name. The user's own
- * fields come in the first row (rank 3), then one row per invite, ordered by the update time's text (fixed-width, so
- * byte order is time order, and the driver makes no Date per row). Plain rows, not the page as one JSON array:
- * building and sorting 21 JSON objects cost PostgreSQL 170-177 µs of CPU a long page against 137, and the driver's
- * JSON.parse of it more than reading the rows. Amounts come as text, the update time as the answer writes it (from
- * the UTC timestamp(3) Prisma stores). $1 is the user's id; a
- * page after a cursor adds its rank, time and id.
+ * cursor in the spec's order, read by keyset on its index, with each invited person's id and name. The rewards come
+ * as JSON in the shape RewardRow names (amounts as text; the update time as the answer writes it, from the UTC
+ * timestamp(3) Prisma stores). $1 is the user's id; a page after a cursor adds its rank, time and id.
  */
 function earningsStatement(withPending: boolean, afterCursor: boolean) {
   const rank = INVITE_RANK_SQL.text;
@@ -161,21 +143,19 @@ function earningsStatement(withPending: boolean, afterCursor: boolean) {
         SELECT *, ${rank} AS "rank" FROM "referral_reward"
         WHERE "beneficiary_id" = $1 AND "side" = 'referrer' ${after}
         ORDER BY ${rank} DESC, "updated_at" DESC, "id" DESC
-        LIMIT ${INVITES_PAGE_SIZE + 1}),
-      "me" AS (
-        SELECT ${pending}::text AS "pending",
-               "totals"."earned_wei"::text AS "earnedWei", "totals"."invites_paid"::int4 AS "invitesPaid", "referrer"."username" AS "referredByUsername",
-               CASE WHEN "reward"."id" IS NULL THEN NULL ELSE json_build_object(${rewardJson('"reward"')})::text END AS "refereeReward"
-        FROM (SELECT $1::text AS "id") AS "user"
-        LEFT JOIN "referral_totals" AS "totals" ON "totals"."user_id" = "user"."id"
-        LEFT JOIN "referral" ON "referral"."referee_id" = "user"."id"
-        LEFT JOIN "user" AS "referrer" ON "referrer"."id" = "referral"."referrer_id"
-        LEFT JOIN "referral_reward" AS "reward" ON "reward"."beneficiary_id" = "user"."id" AND "reward"."side" = 'referee')
-      SELECT 3 AS "rank", "me".*, ${INVITE_FIELDS.map((field) => `NULL AS "${field}"`).join(", ")} FROM "me"
-      UNION ALL
-      SELECT "page"."rank", NULL, NULL, NULL, NULL, NULL, ${rewardColumns('"page"')}, "referee"."id" AS "refereeId", "referee"."username" AS "refereeUsername"
-      FROM "page" JOIN "referral" ON "referral"."id" = "page"."referral_id" JOIN "user" AS "referee" ON "referee"."id" = "referral"."referee_id"
-      ORDER BY "rank" DESC, "updatedAt" DESC, "id" DESC`;
+        LIMIT ${INVITES_PAGE_SIZE + 1})
+      SELECT ${pending} AS "pending",
+             "totals"."earned_wei"::text AS "earnedWei", "totals"."invites_paid"::int4 AS "invitesPaid", "referrer"."username" AS "referredByUsername",
+             CASE WHEN "reward"."id" IS NULL THEN NULL ELSE json_build_object(${rewardJson('"reward"')}) END AS "refereeReward",
+             (SELECT coalesce(json_agg(json_build_object(${rewardJson('"page"')}, 'refereeId', "referee"."id", 'refereeUsername', "referee"."username")
+                     ORDER BY "page"."rank" DESC, "page"."updated_at" DESC, "page"."id" DESC), '[]'::json)
+                FROM "page" JOIN "referral" ON "referral"."id" = "page"."referral_id" JOIN "user" AS "referee" ON "referee"."id" = "referral"."referee_id"
+             ) AS "invites"
+      FROM (SELECT $1::text AS "id") AS "me"
+      LEFT JOIN "referral_totals" AS "totals" ON "totals"."user_id" = "me"."id"
+      LEFT JOIN "referral" ON "referral"."referee_id" = "me"."id"
+      LEFT JOIN "user" AS "referrer" ON "referrer"."id" = "referral"."referrer_id"
+      LEFT JOIN "referral_reward" AS "reward" ON "reward"."beneficiary_id" = "me"."id" AND "reward"."side" = 'referee'`;
 }
 
 /** The first page, with the pending referrals to bring up to date; the same without them (read again after). */
@@ -276,24 +256,17 @@ export function createReferralEarnings(options: EarningsOptions) {
   }
 
   async function read(user: User, after: InvitesCursor | undefined, withPending: boolean): Promise<EarningsRead> {
-    const rows = after
+    const [row] = after
       ? await database.run(PAGE_AFTER, [user.id, after.rank, after.updatedAt.toISOString(), after.id])
       : await database.run(withPending ? FIRST_PAGE : FIRST_PAGE_AGAIN, [user.id]);
-    const [me, ...inviteRows] = rows;
-    if (!me || me.pending === null) throw new Error("the earnings query returned no row for the user");
-    const invites: InviteRow[] = [];
-    for (const row of inviteRows) {
-      if (row.id === null) continue;
-      const { id, paymentType, amountWei, voucherNonce, voucherSignature, contractAddress, status, claimed, updatedAt, refereeId, refereeUsername } = row;
-      invites.push({ id, paymentType, amountWei, voucherNonce, voucherSignature, contractAddress, status, claimed, updatedAt, refereeId, refereeUsername });
-    }
+    if (!row) throw new Error("the earnings query returned no row");
     return {
-      pending: JSON.parse(me.pending) as string[],
-      totalWei: BigInt(me.earnedWei ?? "0"),
-      usersReferred: me.invitesPaid ?? 0,
-      referredByUsername: me.referredByUsername,
-      refereeReward: me.refereeReward === null ? null : (JSON.parse(me.refereeReward) as RewardRow),
-      invites,
+      pending: row.pending,
+      totalWei: BigInt(row.earnedWei ?? "0"),
+      usersReferred: row.invitesPaid ?? 0,
+      referredByUsername: row.referredByUsername,
+      refereeReward: row.refereeReward,
+      invites: row.invites,
     };
   }
 
