@@ -12,11 +12,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 
 describe.skipIf(!HAS_CHROMIUM)("pnpm bench --smoke", () => {
   it("runs every bench and closes with one table of their figures", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["packages/dev-stack/scripts/bench-all.mjs", "--smoke", "--skip", "@oro/api,@oro/indexer"], {
+    const run = promisify(execFile)(process.execPath, ["packages/dev-stack/scripts/bench-all.mjs", "--smoke", "--skip", "@oro/api,@oro/indexer"], {
       cwd: root,
       env: { ...process.env, FORCE_COLOR: "0" },
       timeout: 900_000,
       maxBuffer: 64 * 1024 * 1024,
+    });
+    // A failed run says which bench failed and why on its standard output: print it (execFile's error carries only
+    // the command and npm's warnings).
+    const { stdout } = await run.catch((error: { stdout?: string; stderr?: string }) => {
+      console.log(`bench-all failed; its output:\n${error.stdout ?? ""}\n${(error.stderr ?? "").split("\n").filter((line) => !line.startsWith("npm warn")).join("\n")}`);
+      throw error;
     });
     const table = stdout.slice(stdout.lastIndexOf("Every benchmark at its smoke size"));
     expect(table).not.toContain("failed (exit");
