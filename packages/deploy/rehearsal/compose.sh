@@ -69,7 +69,7 @@ wait_healthy() { # timeout in seconds
 WEB_URL=http://127.0.0.1:18080
 # Where the journeys' World App simulator listens: the API's SIWE_DOMAINS and CORS_ORIGINS (rehearsal.env) name it.
 # Below Linux's ephemeral range (32768-60999): it is bound late, after thousands of connections, and 48100 was once
-# found in use once (EADDRINUSE: the journeys did not start), likely by one of them.
+# found in use (EADDRINUSE: the journeys did not start), likely by one of them.
 SIMULATOR_PORT=28100
 
 # A setting of the running rehearsal (compose.env).
