@@ -34,9 +34,7 @@ export default fp<{ config: Config }>(
     // A JSON answer is never rendered as a page: of helmet's set it needs what OWASP's REST security cheat sheet
     // asks of an API (no sniffing, HTTPS only, not framed). The rest (opener and referrer policies, DNS prefetch,
     // the XSS auditor, Flash's cross-domain policies…) governs documents only: 250 bytes on every answer for nothing.
-    const apiHeaders = Object.fromEntries(
-      ["strict-transport-security", "x-content-type-options", "x-frame-options"].map((name) => [name, documentHeaders[name] ?? ""]),
-    );
+    const apiHeaders = Object.fromEntries(API_HEADER_NAMES.map((name) => [name, documentHeaders[name] ?? ""]));
     fastify.addHook("onRequest", (_request, reply, done) => {
       void reply.headers(apiHeaders);
       done();
@@ -113,6 +111,9 @@ export default fp<{ config: Config }>(
   { name: "security" },
 );
 
+/** Helmet's headers every answer carries, JSON included (the rest only the HTML pages). */
+const API_HEADER_NAMES = ["strict-transport-security", "x-content-type-options", "x-frame-options"];
+
 /**
  * The security headers @fastify/helmet sets with these options, read once from a throwaway instance. They are the
  * same on every answer, but the plugin builds helmet's middleware anew for each request (its options parsed, a dozen
@@ -130,7 +131,7 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
   probe.get("/", (_request, reply) => reply.send());
   await probe.inject({ method: "GET", url: "/" });
   await probe.close();
-  for (const name of ["strict-transport-security", "x-content-type-options", "x-frame-options"]) {
+  for (const name of API_HEADER_NAMES) {
     if (!headers[name]) throw new Error(`@fastify/helmet did not set ${name} on the probe`);
   }
   return headers;
