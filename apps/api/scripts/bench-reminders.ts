@@ -11,13 +11,16 @@ import type { AddressInfo } from "node:net";
 import { recordBenchFigure } from "@oro/dev-stack";
 import pg from "pg";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { standInForWorld } from "./world-stand-in.js";
+import { standInForWorld, worldApiKey } from "./world-stand-in.js";
 import { databasePrefix, fakeIndexer, migratedClient, freePort, postgresServerUrl, start, waitForOk, numberOption as option } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
 const REMINDERS = option("reminders", smoke ? 3_000 : 1_000_000);
 const ANSWER_MS = option("answer-ms", 200);
 const TOO_MANY_EVERY = option("429-every", 50);
+/** The app and its API key World knows in the stand-in (the replicas are given the same). */
+const WORLD_APP_ID = "app_oro_reminders_bench";
+const WORLD_API_KEY = worldApiKey("key_bench", "bench-secret");
 const TARGET_SECONDS = 600;
 const LANGUAGES = ["en", "es", "fil", "id", "ja", "ko", "pt", "th"];
 
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
   const indexer = fakeIndexer();
   indexer.listen(0, "127.0.0.1");
   await once(indexer, "listening");
-  const world = standInForWorld({ reminders: REMINDERS, answerMs: ANSWER_MS, tooManyEvery: TOO_MANY_EVERY });
+  const world = standInForWorld({ reminders: REMINDERS, answerMs: ANSWER_MS, tooManyEvery: TOO_MANY_EVERY, appId: WORLD_APP_ID, apiKey: WORLD_API_KEY });
   world.server.listen(0, "127.0.0.1");
   await once(world.server, "listening");
   const replicas: ChildProcess[] = [];
@@ -70,7 +73,8 @@ async function main(): Promise<void> {
       INDEXER_URL: `http://127.0.0.1:${(indexer.address() as AddressInfo).port}`,
       NOTIFICATIONS_TRANSPORT: "world-app",
       WORLD_APP_API_URL: `http://127.0.0.1:${(world.server.address() as AddressInfo).port}`,
-      WORLD_APP_API_KEY: "bench",
+      WORLD_APP_ID,
+      WORLD_APP_API_KEY: WORLD_API_KEY,
       NOTIFICATION_INTERVAL: "1s",
       // A killed replica's jobs are given up (at most once) when their lease runs out.
       NOTIFICATION_LEASE: "20s",
@@ -121,7 +125,7 @@ async function main(): Promise<void> {
       ["arrived exactly once", `${arrivedOnce.toLocaleString("en")} of ${REMINDERS.toLocaleString("en")}`, "all", arrivedOnce === REMINDERS],
       ["arrived more than once", twice.toLocaleString("en"), "0", twice === 0],
       ["never arrived (lost)", never.toLocaleString("en"), "0", never === 0],
-      ["requests refused by World's rules (400)", world.refused.length.toLocaleString("en"), "0", world.refused.length === 0],
+      ["requests World refuses (its rules' 400, an unknown or wrong key's 404 or 403)", world.refused.length.toLocaleString("en"), "0", world.refused.length === 0],
       ["requests without an API key (401)", world.unauthorized.toLocaleString("en"), "0", world.unauthorized === 0],
       ["requests whose body never arrived (their replica killed first: nothing sent)", world.cutOff.toLocaleString("en"), "", null],
       ["requests / 429s answered (retried after backoff)", `${world.requests.toLocaleString("en")} / ${world.tooMany.toLocaleString("en")}`, "", null],

@@ -1,12 +1,20 @@
 // A stand-in for World's POST /api/v2/minikit/send-notification (developer-portal web/api/v2/minikit/
-// send-notification), as strict as World where the API can meet it: another method or path is a 404; a request
-// without an API key (the second word of its Authorization header) a 401 `unauthorized`; a body World's v2 schema
-// refuses a 400 `validation_error`; and a request whose body never fully arrived (its sender died after the headers)
-// is acted on by no one, as World's `req.json()` never yields it. Used by the reminders bench and its test.
+// send-notification), as strict as World where the API can meet it, in World's order: another method or path is a 404;
+// a request without an API key (the second word of its Authorization header) a 401 `unauthorized`; a body that is not
+// JSON a 500 (World's `req.json()` throws); a body World's v2 schema refuses a 400 `validation_error`; a key World does
+// not know (`api_` + base64 of `id:secret`, looked up by its id) a 404 `not_found`, one of another app a 403
+// `invalid_app`, a wrong secret a 403 `invalid_api_key`. A request whose body never fully arrived (its sender died
+// after the headers) is acted on by no one, as `req.json()` never yields it. It stands for a verified app (no quota of
+// 40 per 4 h). Used by the reminders bench and its test.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { worldSendNotificationProblems } from "@oro/clients";
 
 export const SEND_NOTIFICATION_PATH = "/api/v2/minikit/send-notification";
+
+/** An API key as the developer portal issues it: `api_` and the base64 of `<key id>:<secret>`. */
+export function worldApiKey(id: string, secret: string): string {
+  return `api_${Buffer.from(`${id}:${secret}`, "utf8").toString("base64")}`;
+}
 
 export interface StandIn {
   server: Server;
@@ -32,6 +40,9 @@ export interface StandInOptions {
   answerMs: number;
   /** Every n-th request is answered 429. */
   tooManyEvery: number;
+  /** The one app World knows here, and its API key (worldApiKey). */
+  appId: string;
+  apiKey: string;
 }
 
 /** The whole body, or undefined when the request ended before it did (the sender went away). */
@@ -59,6 +70,15 @@ export function standInForWorld(options: StandInOptions): StandIn {
     lastAt: 0,
     received: 0,
   };
+  const [knownId, knownSecret] = Buffer.from(options.apiKey.replace(/^api_/, ""), "base64").toString("utf8").split(":");
+  /** World's checks of the key, in its order: known (by its id), of this app, with the right secret. */
+  const refuseKey = (apiKey: string, appId: string): { status: number; code: string } | undefined => {
+    const [id, secret] = Buffer.from(apiKey.replace(/^api_/, ""), "base64").toString("utf8").split(":");
+    if (id !== knownId) return { status: 404, code: "not_found" };
+    if (appId !== options.appId) return { status: 403, code: "invalid_app" };
+    if (secret !== knownSecret) return { status: 403, code: "invalid_api_key" };
+    return undefined;
+  };
   state.server.on("request", (request, response) => {
     const send = (status: number, answer: unknown) => {
       response.writeHead(status, { "content-type": "application/json" });
@@ -71,7 +91,8 @@ export function standInForWorld(options: StandInOptions): StandIn {
         return;
       }
       state.requests += 1;
-      if (!request.headers.authorization?.split(" ")[1]) {
+      const apiKey = request.headers.authorization?.split(" ")[1];
+      if (!apiKey) {
         state.unauthorized += 1;
         return send(401, { code: "unauthorized", detail: "API key is required." });
       }
@@ -79,12 +100,17 @@ export function standInForWorld(options: StandInOptions): StandIn {
       try {
         parsed = JSON.parse(text);
       } catch {
-        parsed = undefined;
+        return send(500, { code: "internal_server_error" });
       }
       const problems = worldSendNotificationProblems(parsed);
       if (problems.length > 0) {
         state.refused.push(problems.join("; "));
         return send(400, { code: "validation_error", detail: problems.join("; ") });
+      }
+      const keyRefused = refuseKey(apiKey, (parsed as { app_id: string }).app_id);
+      if (keyRefused) {
+        state.refused.push(keyRefused.code);
+        return send(keyRefused.status, { code: keyRefused.code });
       }
       if (state.requests % options.tooManyEvery === 0) {
         state.tooMany += 1;

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worldRequestBody } from "../src/services/notifications/transport.js";
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
-import { SEND_NOTIFICATION_PATH, standInForWorld, type StandIn } from "../scripts/world-stand-in.js";
+import { SEND_NOTIFICATION_PATH, standInForWorld, worldApiKey, type StandIn } from "../scripts/world-stand-in.js";
 
 // The reminders bench's stand-in for World must refuse what World's send-notification route refuses (developer-portal
 // web/api/v2/minikit/send-notification): a looser one would let the bench count reminders World never sends.
@@ -16,11 +16,13 @@ const body = JSON.stringify(
   }),
 );
 
+const apiKey = worldApiKey("key_1", "secret");
+const withKey = { "content-type": "application/json", authorization: `Bearer ${apiKey}` };
 let world: StandIn;
 let port: number;
 
 beforeAll(async () => {
-  world = standInForWorld({ reminders: 10, answerMs: 0, tooManyEvery: 1_000 });
+  world = standInForWorld({ reminders: 10, answerMs: 0, tooManyEvery: 1_000, appId, apiKey });
   world.server.listen(0, "127.0.0.1");
   await once(world.server, "listening");
   port = (world.server.address() as AddressInfo).port;
@@ -41,7 +43,7 @@ describe("the stand-in for World's send-notification API", () => {
     expect(await post({ "content-type": "application/json" })).toBe(401);
     expect(await post({ "content-type": "application/json", authorization: "Bearer" })).toBe(401);
     expect(world.received).toBe(0);
-    expect(await post({ "content-type": "application/json", authorization: "Bearer api_key" })).toBe(200);
+    expect(await post(withKey)).toBe(200);
     expect(world.received).toBe(1);
   });
 
@@ -52,7 +54,7 @@ describe("the stand-in for World's send-notification API", () => {
       port,
       method: "POST",
       path: SEND_NOTIFICATION_PATH,
-      headers: { "content-type": "application/json", authorization: "Bearer api_key", "content-length": Buffer.byteLength(body) },
+      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}`, "content-length": Buffer.byteLength(body) },
     });
     cut.on("error", () => {});
     cut.write(body.slice(0, 40));
@@ -61,13 +63,25 @@ describe("the stand-in for World's send-notification API", () => {
     while (world.cutOff === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(world.received).toBe(before.received);
     expect(world.requests).toBe(before.requests);
-    expect(await post({ "content-type": "application/json", authorization: "Bearer api_key" })).toBe(200);
+    expect(await post(withKey)).toBe(200);
   });
 
   it("refuses another path or method, and a body World's schema refuses", async () => {
     const wrongPath = await fetch(`http://127.0.0.1:${port}/api/v1/minikit/send-notification`, { method: "POST", body });
     expect(wrongPath.status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}${SEND_NOTIFICATION_PATH}`)).status).toBe(404);
-    expect(await post({ authorization: "Bearer api_key" }, JSON.stringify({ ...JSON.parse(body), extra: 1 }))).toBe(400);
+    expect(await post(withKey, JSON.stringify({ ...JSON.parse(body), extra: 1 }))).toBe(400);
+    expect(await post(withKey, "{not json")).toBe(500);
+  });
+
+  it("refuses a key World does not know, a key of another app and a wrong secret, as World's key checks do", async () => {
+    const before = world.received;
+    const as = (key: string) => ({ "content-type": "application/json", authorization: `Bearer ${key}` });
+    expect(await post(as("api_key"))).toBe(404);
+    expect(await post(as(worldApiKey("key_2", "secret")))).toBe(404);
+    expect(await post(as(worldApiKey("key_1", "wrong")))).toBe(403);
+    const otherApp = JSON.stringify({ ...JSON.parse(body), app_id: "app_another", mini_app_path: "worldapp://mini-app?app_id=app_another&path=%2F" });
+    expect(await post(withKey, otherApp)).toBe(403);
+    expect(world.received).toBe(before);
   });
 });
