@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       ["arrived exactly once", `${arrivedOnce.toLocaleString("en")} of ${REMINDERS.toLocaleString("en")}`, "all", arrivedOnce === REMINDERS],
       ["arrived more than once", twice.toLocaleString("en"), "0", twice === 0],
       ["never arrived (lost)", never.toLocaleString("en"), "0", never === 0],
-      ["requests World refuses (its rules' 400, an unknown or wrong key's 404 or 403)", world.refused.length.toLocaleString("en"), "0", world.refused.length === 0],
+      ["requests refused by World's rules (400)", world.refused.length.toLocaleString("en"), "0", world.refused.length === 0],
       ["requests without an API key (401)", world.unauthorized.toLocaleString("en"), "0", world.unauthorized === 0],
       ["requests whose body never arrived (their replica killed first: nothing sent)", world.cutOff.toLocaleString("en"), "", null],
       ["requests / 429s answered (retried after backoff)", `${world.requests.toLocaleString("en")} / ${world.tooMany.toLocaleString("en")}`, "", null],
