@@ -61,6 +61,26 @@ if (failureLines.length > 0) {
   if (failureLines.length > 40) console.log(`  … and ${failureLines.length - 40} more`);
 }
 
+// Why they failed: the lines each detailed failure block opens with (Playwright's and mocha's "N) title" blocks,
+// vitest's "FAIL file > title" blocks), so that a failure that happened only on CI's machine can be understood
+// from the end of its output alone.
+const lines = text.split("\n");
+const reasons = [];
+for (let index = 0; index < lines.length && reasons.length < 12; index += 1) {
+  if (!/^(?:\S+:\s+)?\s*(?:\d+\) \S|FAIL\s+\S.* > )/.test(lines[index])) continue;
+  const block = [lines[index].trim()];
+  for (let next = index + 1; next < lines.length && block.length < 14; next += 1) {
+    const line = lines[next].trimEnd();
+    if (/^(?:\S+:\s+)?\s*(?:\d+\) \S|FAIL\s)/.test(line) || /^\s*(?:attachment #|Error Context:|─{10})/.test(line)) break;
+    if (line.trim() !== "") block.push(`    ${line.trim().slice(0, 240)}`);
+  }
+  if (block.length > 1 && !reasons.some((reason) => reason[0] === block[0])) reasons.push(block);
+}
+if (reasons.length > 0) {
+  console.log("\nwhy, as their runners printed it (the start of each failure's details):");
+  for (const block of reasons) console.log(block.map((line) => `  ${line}`).join("\n"));
+}
+
 const durations = taskDurations();
 if (durations.length > 0) {
   console.log("\nduration per task (longest first):");

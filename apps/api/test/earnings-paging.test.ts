@@ -189,7 +189,7 @@ describe("GET /api/referrals/oro-earned, paged", () => {
     const referrer = await newUser(t.app);
     await seedInvites(referrer, [{ kind: "claimable-open", updatedAt: new Date() }]);
     const first = await oroEarned(t.app, referrer);
-    expect(Object.keys(first).sort()).toEqual(["nextCursor", "referredByUsername", "rewardForBeingReferee", "totalOroEarnedWei", "usersReferred", "usersReferredCount"]);
+    expect(Object.keys(first).sort()).toEqual(["nextCursor", "refereeRewardPending", "referredByUsername", "rewardForBeingReferee", "totalOroEarnedWei", "usersReferred", "usersReferredCount"]);
     expect(first).toMatchObject({ rewardForBeingReferee: null, referredByUsername: null, nextCursor: null, usersReferredCount: 1 });
     expect(first.usersReferred.map((entry) => entry.username)).toEqual([expect.stringMatching(/^invitee/) as unknown]);
   });

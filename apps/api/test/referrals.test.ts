@@ -120,6 +120,8 @@ describe("POST /api/referrals/refer_with_signature", () => {
     const earned = await oroEarned(t.app, referee);
     expect(earned.referredByUsername).toBe("rita");
     expect(earned.rewardForBeingReferee).toBeNull();
+    // Accepted, waiting for the referee's first mint: the reward is on its way (the share screen reads again).
+    expect(earned.refereeRewardPending).toBe(true);
   });
 
   it("uses the newest outstanding nonce when none is sent", async () => {
@@ -244,6 +246,7 @@ describe("GET /api/referrals/oro-earned", () => {
       usersReferred: [],
       rewardForBeingReferee: null,
       referredByUsername: null,
+      refereeRewardPending: false,
       usersReferredCount: 0,
       nextCursor: null,
     });
@@ -265,6 +268,7 @@ describe("GET /api/referrals/oro-earned", () => {
 
     const asReferee = await oroEarned(t.app, referee);
     expect(asReferee.referredByUsername).toBe("rob");
+    expect(asReferee.refereeRewardPending).toBe(false);
     expect(asReferee.totalOroEarnedWei).toBe(parseUnits("0.5", 18).toString());
     expect(asReferee.rewardForBeingReferee).toMatchObject({ paymentType: "claimable", paymentAmountWei: parseUnits("0.5", 18).toString(), hasClaimed: false });
 
@@ -334,6 +338,8 @@ describe("GET /api/referrals/oro-earned", () => {
     expect((await oroEarned(t.app, referrer)).usersReferred).toHaveLength(0);
     const referral = await t.db.database.prisma.referral.findUniqueOrThrow({ where: { refereeId: await userId(referee) } });
     expect(referral).toMatchObject({ status: "rejected", rejectionReason: "SELF_REFERRAL_SAME_HUMAN" });
+    // Refused: nothing is on its way to the referee.
+    expect((await oroEarned(t.app, referee)).refereeRewardPending).toBe(false);
   });
 
   it("still answers while the indexer is down (what the database knows)", async () => {

@@ -27,10 +27,10 @@ describe("the response serializer", () => {
       voucherSignature: "internal",
     };
     const cases: [z.ZodType, unknown][] = [
-      [oroEarnedResponseSchema, { totalOroEarnedWei: "1", usersReferred: [{ userId: "u", username: null, ...reward }], rewardForBeingReferee: null, referredByUsername: "ana", usersReferredCount: 1, nextCursor: "abc", internal: 1 }],
-      [oroEarnedResponseSchema, { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: { ...reward, claimableSignature: undefined }, referredByUsername: null, usersReferredCount: 0, nextCursor: null }],
+      [oroEarnedResponseSchema, { totalOroEarnedWei: "1", usersReferred: [{ userId: "u", username: null, ...reward }], rewardForBeingReferee: null, referredByUsername: "ana", refereeRewardPending: false, usersReferredCount: 1, nextCursor: "abc", internal: 1 }],
+      [oroEarnedResponseSchema, { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: { ...reward, claimableSignature: undefined }, referredByUsername: null, refereeRewardPending: false, usersReferredCount: 0, nextCursor: null }],
       // The nullable object written as a type check, not a validated union: still stripped, signature and all.
-      [oroEarnedResponseSchema, { totalOroEarnedWei: "2", usersReferred: [], rewardForBeingReferee: reward, referredByUsername: null, usersReferredCount: 0, nextCursor: null }],
+      [oroEarnedResponseSchema, { totalOroEarnedWei: "2", usersReferred: [], rewardForBeingReferee: reward, referredByUsername: null, refereeRewardPending: false, usersReferredCount: 0, nextCursor: null }],
       [streakResponseSchema, { address: "0xab", nullifierHash: null, currentStreak: 0, longestStreak: 2, numOfMints: 2, lastMintedAt: 5, nextMintAt: null, streakExpiresAt: 9, stale: true, cachedAt: "2026-01-01T00:00:00.000Z", extra: "no" }],
       [tokenPricesResponseSchema, { "0xaa": { priceUsd: 0.5, percentChange24hr: -1.25, source: "x" }, "0xbb": { priceUsd: 2, percentChange24hr: 0 } }],
       [pollsResponseSchema, { polls: [{ id: "p", question: "Q", status: "open", opensAt: "2026-01-01T00:00:00.000Z", closesAt: null, options: [{ id: "o", label: "L", votes: 3, voters: ["x"] }], totalVotes: 3, myVote: null }] }],

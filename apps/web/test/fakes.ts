@@ -216,7 +216,7 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     getReferralEarnings: (address, opts) => {
       record("getReferralEarnings", address, opts);
       const given = typeof options.earnings === "function" ? options.earnings(opts.cursor) : options.earnings;
-      const answer = given ?? { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: null, referredByUsername: null, usersReferredCount: 0, nextCursor: null };
+      const answer = given ?? { totalOroEarnedWei: "0", usersReferred: [], rewardForBeingReferee: null, referredByUsername: null, refereeRewardPending: false, usersReferredCount: 0, nextCursor: null };
       if (answer instanceof Error) return Promise.reject(answer);
       try {
         return Promise.resolve(toReferralEarnings(answer));

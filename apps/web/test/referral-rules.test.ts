@@ -110,11 +110,12 @@ describe("earnings answer", () => {
       usersReferred: [{ userId: "u", username: "ana", ...reward }],
       rewardForBeingReferee: null,
       referredByUsername: "bob",
+      refereeRewardPending: true,
       usersReferredCount: 40,
       nextCursor: "next",
     });
     expect(earnings.totalOroEarnedWei).toBe(1_500_000_000_000_000_000n);
-    expect(earnings).toMatchObject({ usersReferredCount: 40, nextCursor: "next" });
+    expect(earnings).toMatchObject({ usersReferredCount: 40, nextCursor: "next", refereeRewardPending: true });
     expect(earnings.usersReferred[0]?.updatedAt.toISOString()).toBe("2026-03-10T11:00:00.000Z");
     expect(earnings.usersReferred[0]?.claimableSignature).toBeNull();
   });

@@ -26,7 +26,7 @@ const invite = (username: string | null, paymentType: "claimable" | "auto", hasC
 
 function earnings(overrides: Partial<ApiSchemas["OroEarned"]> = {}): ApiSchemas["OroEarned"] {
   const usersReferred = overrides.usersReferred ?? [];
-  return { totalOroEarnedWei: "0", rewardForBeingReferee: null, referredByUsername: null, usersReferredCount: usersReferred.length, nextCursor: null, ...overrides, usersReferred };
+  return { totalOroEarnedWei: "0", rewardForBeingReferee: null, referredByUsername: null, refereeRewardPending: false, usersReferredCount: usersReferred.length, nextCursor: null, ...overrides, usersReferred };
 }
 
 const earningsCalls = (app: ReturnType<typeof renderApp>) => app.fakes.calls.filter((call) => call.name === "getReferralEarnings");
@@ -403,6 +403,37 @@ describe("referee reward", () => {
     expect(screen.queryByRole("region", { name: "Invited by bob" })).not.toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole("button", { name: "Great!" }));
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("while the person's own invite waits for their first claim to be seen, reads again every 5 s (through the cache) until the reward comes", async () => {
+    let activated = false;
+    const waiting = earnings({ referredByUsername: "bob", refereeRewardPending: true });
+    // The screen's chunk loads in real time; the screen's own timers are fake from the start (the poll starts with the answer).
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const app = renderApp({ path: "/share", signedIn: true, options: { earnings: () => (activated ? refereeEarnings : waiting) } });
+    await screen.findByRole("heading", { name: "Invites" });
+    expect(screen.queryByRole("region", { name: "Invited by bob" })).not.toBeInTheDocument();
+    const before = earningsCalls(app).length;
+    await flush(5_000);
+    expect(earningsCalls(app).length).toBeGreaterThan(before);
+    expect(earningsCalls(app).at(-1)?.args).toEqual([USER, { forceBustCache: false }]);
+    expect(screen.queryByRole("region", { name: "Invited by bob" })).not.toBeInTheDocument();
+    activated = true; // the API activated the invite (the referee's first mint is indexed)
+    await flush(5_000);
+    expect(screen.getByRole("region", { name: "Invited by bob" })).toBeInTheDocument();
+    // Nothing is on its way any more: no more reads.
+    const after = earningsCalls(app).length;
+    await flush(15_000);
+    expect(earningsCalls(app).length).toBe(after);
+  });
+
+  it("reads nothing again when the reward is there, or the person was not invited", async () => {
+    const app = renderApp({ path: "/share", signedIn: true, options: { earnings: refereeEarnings } });
+    await screen.findByRole("region", { name: "Invited by bob" });
+    vi.useFakeTimers({ shouldAdvanceTime: false, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const before = earningsCalls(app).length;
+    await flush(20_000);
+    expect(earningsCalls(app).length).toBe(before);
   });
 
   it.each([

@@ -39,16 +39,17 @@ describe("generated API client types", () => {
     expect(PAYMENT_TYPES).toEqual(["claimable", "auto"]);
   });
 
-  it("describe the spec's earnings answer, with the paging fields beside it", () => {
+  it("describe the spec's earnings answer, with the paging fields and the referee's pending flag beside it", () => {
     const earned: ApiSchemas["OroEarned"] = {
       totalOroEarnedWei: "1000000000000000000",
       usersReferred: [],
       rewardForBeingReferee: null,
       referredByUsername: null,
+      refereeRewardPending: false,
       usersReferredCount: 0,
       nextCursor: null,
     };
-    expect(Object.keys(earned).sort()).toEqual(["nextCursor", "referredByUsername", "rewardForBeingReferee", "totalOroEarnedWei", "usersReferred", "usersReferredCount"]);
+    expect(Object.keys(earned).sort()).toEqual(["nextCursor", "refereeRewardPending", "referredByUsername", "rewardForBeingReferee", "totalOroEarnedWei", "usersReferred", "usersReferredCount"]);
   });
 });
 

@@ -107,6 +107,10 @@ export const oroEarnedResponseSchema = z
     }),
     rewardForBeingReferee: refereeRewardSchema.nullable(),
     referredByUsername: z.string().nullable(),
+    refereeRewardPending: z.boolean().meta({
+      description:
+        "true while the user's own invite waits for their first claim to be seen on chain: rewardForBeingReferee is then on its way, and a client showing this answer reads it again shortly",
+    }),
     usersReferredCount: z.int().nonnegative().meta({ description: "How many invites paid, over every page (what the share screen shows as users referred)" }),
     nextCursor: z.string().nullable().meta({ description: "Pass as cursor to read the next page; null when this page is the last" }),
   })

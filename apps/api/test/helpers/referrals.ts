@@ -87,6 +87,7 @@ export interface OroEarned {
   usersReferred: (Reward & { userId: string; username: string | null })[];
   rewardForBeingReferee: Reward | null;
   referredByUsername: string | null;
+  refereeRewardPending: boolean;
   usersReferredCount: number;
   nextCursor: string | null;
 }

@@ -182,6 +182,7 @@ export function toReferralEarnings(answer: ApiSchemas["OroEarned"]): ReferralEar
     usersReferred: answer.usersReferred.map((entry) => ({ userId: entry.userId, username: entry.username, ...toReward(entry) })),
     rewardForBeingReferee: answer.rewardForBeingReferee ? toReward(answer.rewardForBeingReferee) : null,
     referredByUsername: answer.referredByUsername,
+    refereeRewardPending: answer.refereeRewardPending,
     usersReferredCount: answer.usersReferredCount,
     nextCursor: answer.nextCursor,
   };

@@ -81,9 +81,9 @@ const scenarios: Record<string, Scenario> = {
     },
   }),
   shareError: share({ referralCode: new Error("500"), earnings: new Error("500") }),
-  shareInvites: share({ earnings: { totalOroEarnedWei: "3500000000000000000", usersReferred: invites, rewardForBeingReferee: null, referredByUsername: null, usersReferredCount: invites.length, nextCursor: null } }),
+  shareInvites: share({ earnings: { totalOroEarnedWei: "3500000000000000000", usersReferred: invites, rewardForBeingReferee: null, referredByUsername: null, refereeRewardPending: false, usersReferredCount: invites.length, nextCursor: null } }),
   shareReferee: share({
-    earnings: { totalOroEarnedWei: "2500000000000000000", usersReferred: invites.slice(2), rewardForBeingReferee: refereeReward, referredByUsername: "maria.s", usersReferredCount: invites.length - 2, nextCursor: null },
+    earnings: { totalOroEarnedWei: "2500000000000000000", usersReferred: invites.slice(2), rewardForBeingReferee: refereeReward, referredByUsername: "maria.s", refereeRewardPending: false, usersReferredCount: invites.length - 2, nextCursor: null },
   }),
 };
 const scenario = scenarios[state] ?? claim();

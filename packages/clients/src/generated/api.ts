@@ -2147,6 +2147,8 @@ export interface components {
         OroEarned: {
             /** @description Pass as cursor to read the next page; null when this page is the last */
             nextCursor: string | null;
+            /** @description true while the user's own invite waits for their first claim to be seen on chain: rewardForBeingReferee is then on its way, and a client showing this answer reads it again shortly */
+            refereeRewardPending: boolean;
             referredByUsername: string | null;
             rewardForBeingReferee: components["schemas"]["RefereeReward"] | null;
             /** @description An amount in wei (18 decimals) as a decimal string */
@@ -2160,6 +2162,8 @@ export interface components {
         OroEarnedInput: {
             /** @description Pass as cursor to read the next page; null when this page is the last */
             nextCursor: string | null;
+            /** @description true while the user's own invite waits for their first claim to be seen on chain: rewardForBeingReferee is then on its way, and a client showing this answer reads it again shortly */
+            refereeRewardPending: boolean;
             referredByUsername: string | null;
             rewardForBeingReferee: components["schemas"]["RefereeRewardInput"] | null;
             /** @description An amount in wei (18 decimals) as a decimal string */

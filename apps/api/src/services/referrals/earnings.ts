@@ -44,6 +44,8 @@ export interface Earnings {
   usersReferred: ReferredUserEntry[];
   rewardForBeingReferee: RefereeReward | null;
   referredByUsername: string | null;
+  /** The user's own invite is accepted and waits for their first claim to be seen: their reward is on its way. */
+  refereeRewardPending: boolean;
   /** How many people the user invited whose invite paid (an aggregate). */
   usersReferredCount: number;
   /** Pass as `cursor` for the page after this one; null on the last page. */
@@ -88,6 +90,7 @@ interface EarningsRead {
   totalWei: bigint;
   usersReferred: number;
   referredByUsername: string | null;
+  refereePending: boolean;
   refereeReward: RewardRow | null;
   /** One more than a page, so that the answer knows whether another follows. */
   invites: InviteRow[];
@@ -99,6 +102,7 @@ interface EarningsRow {
   earnedWei: string | null;
   invitesPaid: number | null;
   referredByUsername: string | null;
+  refereePending: boolean;
   refereeReward: RewardRow | null;
   invites: InviteRow[];
 }
@@ -146,6 +150,7 @@ function earningsStatement(withPending: boolean, afterCursor: boolean) {
         LIMIT ${INVITES_PAGE_SIZE + 1})
       SELECT ${pending} AS "pending",
              "totals"."earned_wei"::text AS "earnedWei", "totals"."invites_paid"::int4 AS "invitesPaid", "referrer"."username" AS "referredByUsername",
+             coalesce("referral"."status" = 'pending', false) AS "refereePending",
              CASE WHEN "reward"."id" IS NULL THEN NULL ELSE json_build_object(${rewardJson('"reward"')}) END AS "refereeReward",
              (SELECT coalesce(json_agg(json_build_object(${rewardJson('"page"')}, 'refereeId', "referee"."id", 'refereeUsername', "referee"."username")
                      ORDER BY "page"."rank" DESC, "page"."updated_at" DESC, "page"."id" DESC), '[]'::json)
@@ -265,6 +270,7 @@ export function createReferralEarnings(options: EarningsOptions) {
       totalWei: BigInt(row.earnedWei ?? "0"),
       usersReferred: row.invitesPaid ?? 0,
       referredByUsername: row.referredByUsername,
+      refereePending: row.refereePending,
       refereeReward: row.refereeReward,
       invites: row.invites,
     };
@@ -303,11 +309,18 @@ export function createReferralEarnings(options: EarningsOptions) {
     }
     const deadline = startDeadline(options.requestDeadlineMs);
     const indexer = indexerWithin(options.indexer, deadline);
+    // The answer is kept only if nothing changed for this user (here or in another process) since its last read began:
+    // a copy of what was read before a change would hide the change until it expires.
+    let readFrom = cache.mark();
+    const readAgain = () => {
+      readFrom = cache.mark();
+      return read(user, after, false);
+    };
     let answer = await read(user, after, firstPage);
     // What the activations changed (a referral paid, new rewards) is read again; most users have nothing pending.
     if (answer.pending.length > 0) {
       await activate(answer.pending, indexer, deadline);
-      answer = await read(user, after, false);
+      answer = await readAgain();
     }
     const address = getAddress(user.address);
     // A voucher found paid moves its invite to a later group: the page is read again from the same place (and the
@@ -317,7 +330,7 @@ export function createReferralEarnings(options: EarningsOptions) {
       const page = answer.invites.slice(0, INVITES_PAGE_SIZE);
       if (!(await refreshClaimed(answer.refereeReward ? [...page, answer.refereeReward] : page, indexer, deadline))) break;
       changed = true;
-      answer = await read(user, after, false);
+      answer = await readAgain();
     }
     if (changed) options.changedElsewhere?.([key]);
     const { refereeReward, invites } = answer;
@@ -332,11 +345,12 @@ export function createReferralEarnings(options: EarningsOptions) {
       usersReferred: shown.map((reward) => ({ userId: reward.refereeId, username: reward.refereeUsername, ...present(reward, address) })),
       rewardForBeingReferee: refereeReward ? present(refereeReward, address) : null,
       referredByUsername: answer.referredByUsername,
+      refereeRewardPending: answer.refereePending,
       usersReferredCount: answer.usersReferred,
       nextCursor,
     };
     // Frozen: the cached first page is served as is many times, and written to JSON once (plugins/serializer.ts).
-    if (firstPage) cache.set(key, frozenAnswer(result));
+    if (firstPage) cache.set(key, frozenAnswer(result), readFrom);
     return result;
   }
 

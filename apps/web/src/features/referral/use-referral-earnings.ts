@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import type { Address } from "viem";
 import { InvalidPaymentTypeError, type ReferralEarnings, type ReferredUser } from "../../lib/api";
 import { useServices } from "../../lib/services";
@@ -37,8 +37,23 @@ export function useReferralEarnings(address: Address | null) {
   });
   const pages = query.data?.pages;
   const invites = useMemo(() => (pages ? mergeInvites(pages) : []), [pages]);
+  // The person's own invite waits for their first claim to be seen on chain (the API activates it within seconds
+  // to a minute): the reward for being invited is on its way, so the first page is read again (through the API's
+  // cache, which the activation clears) until it comes, while the screen is open and in view.
+  const refereeRewardPending = pages?.[0]?.refereeRewardPending ?? false;
+  const refreshFirstPage = useRefreshFirstEarningsPage(address);
+  useEffect(() => {
+    if (!refereeRewardPending) return;
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === "visible") refreshFirstPage({ bypassCache: false });
+    }, REFEREE_REWARD_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [refereeRewardPending, refreshFirstPage]);
   return { ...query, first: pages?.[0], invites };
 }
+
+/** How often the share screen reads its first page again while the person's own invite reward is on its way. */
+export const REFEREE_REWARD_POLL_MS = 5_000;
 
 /** The invites of every loaded page, each once (a page read after a change may repeat one), in the spec's order. */
 export function mergeInvites(pages: readonly ReferralEarnings[]): ReferredUser[] {
@@ -56,16 +71,16 @@ export function mergeInvites(pages: readonly ReferralEarnings[]): ReferredUser[]
 }
 
 /**
- * Reloads the first page past the API's cache (after a reward claim), keeping the pages loaded after it: the
+ * Reloads the first page (past the API's cache after a reward claim), keeping the pages loaded after it: the
  * totals and the first invites are fresh, and an invite that left the first page (claimed now) stays in view.
  */
-export function useRefetchEarningsWithoutCache(address: Address | null) {
+export function useRefreshFirstEarningsPage(address: Address | null) {
   const { api } = useServices();
   const queryClient = useQueryClient();
-  return useCallback(() => {
+  return useCallback(({ bypassCache }: { bypassCache: boolean }) => {
     if (!address) return;
     void api
-      .getReferralEarnings(address, { forceBustCache: true })
+      .getReferralEarnings(address, { forceBustCache: bypassCache })
       .then((first) => {
         queryClient.setQueryData<EarningsPages>(referralEarningsKey(address), (data) => {
           const [previous, ...later] = data?.pages ?? [];

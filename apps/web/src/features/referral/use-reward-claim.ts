@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import type { ClaimableSignature } from "../../lib/api";
 import { useServices } from "../../lib/services";
 import { toWorldAppError } from "../../lib/world-app/errors";
-import { useRefetchEarningsWithoutCache } from "./use-referral-earnings";
+import { useRefreshFirstEarningsPage } from "./use-referral-earnings";
 import { waitForVoucherClaim } from "./wait-for-voucher";
 
 /** Spec sections 4 and 9: earnings refetched 500 ms after a successful claim; the claiming flag clears 1 s after. */
@@ -28,7 +28,8 @@ export const voucherKey = (claimable: ClaimableSignature) => claimable.message.n
  */
 export function useRewardClaim(address: Address | null, onClaimed: (outcome: RewardClaimOutcome) => void) {
   const { chain, wallet, monitoring } = useServices();
-  const refetchEarnings = useRefetchEarningsWithoutCache(address);
+  const refreshFirstPage = useRefreshFirstEarningsPage(address);
+  const refetchEarnings = useCallback(() => refreshFirstPage({ bypassCache: true }), [refreshFirstPage]);
   const [claimingKey, setClaimingKey] = useState<string | null>(null);
   const [claimedOnChain, setClaimedOnChain] = useState<ReadonlySet<string>>(() => new Set());
   const busy = useRef(false);
