@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { streakStateOf } from "../src/features/streak/use-streak";
 import { captureDeepLinkReferral } from "../src/features/referral/deep-link";
 import { changeLanguage, initialLanguage } from "../src/i18n";
+import { ApiRequestError } from "../src/lib/api";
 import { readStored, resetStorageCache, writeStored } from "../src/lib/storage";
 import { USER } from "./fakes";
 import { flush, renderApp } from "./render-app";
@@ -45,6 +46,40 @@ describe("header", () => {
     await userEvent.click(bell);
     expect(app.fakes.opened).toEqual(["worldapp://settings/notifications"]);
     expect(app.fakes.calls.filter((call) => call.name === "requestNotificationPermission")).toHaveLength(1);
+  });
+
+  it("a reminder the API cannot schedule yet (503, no network) is asked for again 1 s, 2 s and 4 s later; a refusal is final", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const app = renderApp({ signedIn: true });
+    const answers = [new ApiRequestError(503, "REMINDER_UNAVAILABLE", "cannot tell"), new TypeError("Failed to fetch")];
+    let calls = 0;
+    app.fakes.services.api.scheduleClaimReminder = () => {
+      calls += 1;
+      const answer = answers.shift();
+      return answer ? Promise.reject(answer) : Promise.resolve();
+    };
+    fireEvent.click(await screen.findByRole("button", { name: "Claim reminders" }));
+    await waitFor(() => expect(calls).toBe(1));
+    await flush(1000);
+    expect(calls).toBe(2);
+    await flush(2000);
+    expect(calls).toBe(3);
+    await flush(10_000);
+    expect(calls).toBe(3);
+  });
+
+  it("a reminder the API refuses (4xx) is not asked for again", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const app = renderApp({ signedIn: true });
+    let calls = 0;
+    app.fakes.services.api.scheduleClaimReminder = () => {
+      calls += 1;
+      return Promise.reject(new ApiRequestError(403, "FORBIDDEN", "another address"));
+    };
+    fireEvent.click(await screen.findByRole("button", { name: "Claim reminders" }));
+    await waitFor(() => expect(calls).toBe(1));
+    await flush(20_000);
+    expect(calls).toBe(1);
   });
 
   it("a denied permission schedules nothing", async () => {

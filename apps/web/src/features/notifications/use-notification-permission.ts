@@ -2,6 +2,8 @@ import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import type { Address } from "viem";
 import { env } from "../../env";
+import { ApiRequestError } from "../../lib/api";
+import { backoffDelay, BACKOFF_ATTEMPTS } from "../../lib/query-client";
 import { useServices } from "../../lib/services";
 import { readStored, writeStored } from "../../lib/storage";
 
@@ -31,8 +33,25 @@ export function useNotificationPermission(address: Address | null) {
     const granted = outcome === "granted" || outcome === "already_granted";
     monitoring.event("notification_permission", { granted });
     if (granted && address) {
-      api.scheduleClaimReminder(address, i18n.resolvedLanguage ?? i18n.language).catch(() => undefined);
+      const schedule = () => api.scheduleClaimReminder(address, i18n.resolvedLanguage ?? i18n.language);
+      void retryWhileUnavailable(schedule).catch(() => undefined);
     }
     return granted ? "granted" : "denied";
   }, [address, api, i18n, monitoring, wallet]);
+}
+
+/**
+ * The permission is asked once: a reminder the API could not schedule at that moment (a 503 while it cannot tell when
+ * the next claim opens, a 429, a 5xx, no network) is asked for again, 1 s, 2 s and 4 s later. A refusal (4xx) is final.
+ */
+export async function retryWhileUnavailable(attempt: () => Promise<void>): Promise<void> {
+  for (let failures = 0; ; failures += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const passing = !(error instanceof ApiRequestError) || error.status === 429 || error.status >= 500;
+      if (!passing || failures >= BACKOFF_ATTEMPTS) throw error;
+      await new Promise((resolve) => window.setTimeout(resolve, backoffDelay(failures)));
+    }
+  }
 }
