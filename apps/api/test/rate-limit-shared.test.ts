@@ -121,6 +121,8 @@ describe.skipIf(!redisServerBinary)("rate limits across replicas (Redis)", () =>
       expect((await scriptCalls()) - before).toBe(3);
       const wallet = await admin.keys("oro-rate-limit:*address:*");
       expect(wallet.map((key) => key.split(":").at(-1))).toContain(account.address.toLowerCase());
+      // The per-wallet limit's keys are named, not "undefinedundefined-address:…".
+      expect(wallet).toContain(`oro-rate-limit:own-address:${account.address.toLowerCase()}`);
     } finally {
       admin.disconnect();
       await replica.close();

@@ -127,7 +127,10 @@ export function batchedRedisStore(redis: Redis, nameSpace: string, counted: (fai
 
     child(routeOptions: Parameters<FastifyRateLimitStore["child"]>[0]): BatchedRedisStore {
       const options = routeOptions as unknown as StoreOptions;
-      return new BatchedRedisStore(options, `${this.prefix}${options.routeInfo?.method}${options.routeInfo?.url}-`);
+      // A route's own limit is named by its route; a limit made with createRateLimit has none (the plugin's Redis
+      // store wrote "undefinedundefined-" there): its keys carry their own kind (address:, anonymous:).
+      const route = options.routeInfo?.url === undefined ? "own-" : `${options.routeInfo.method}${options.routeInfo.url}-`;
+      return new BatchedRedisStore(options, `${this.prefix}${route}`);
     }
   };
 }
