@@ -16,6 +16,12 @@ export function worldApiKey(id: string, secret: string): string {
   return `api_${Buffer.from(`${id}:${secret}`, "utf8").toString("base64")}`;
 }
 
+/** The key id and secret of an API key (worldApiKey's inverse). */
+function readApiKey(apiKey: string): { id: string | undefined; secret: string | undefined } {
+  const [id, secret] = Buffer.from(apiKey.replace(/^api_/, ""), "base64").toString("utf8").split(":");
+  return { id, secret };
+}
+
 export interface StandIn {
   server: Server;
   /** How many times each reminder's address arrived (index i for the address 0x…i). */
@@ -70,13 +76,13 @@ export function standInForWorld(options: StandInOptions): StandIn {
     lastAt: 0,
     received: 0,
   };
-  const [knownId, knownSecret] = Buffer.from(options.apiKey.replace(/^api_/, ""), "base64").toString("utf8").split(":");
+  const known = readApiKey(options.apiKey);
   /** World's checks of the key, in its order: known (by its id), of this app, with the right secret. */
   const refuseKey = (apiKey: string, appId: string): { status: number; code: string } | undefined => {
-    const [id, secret] = Buffer.from(apiKey.replace(/^api_/, ""), "base64").toString("utf8").split(":");
-    if (id !== knownId) return { status: 404, code: "not_found" };
+    const { id, secret } = readApiKey(apiKey);
+    if (id !== known.id) return { status: 404, code: "not_found" };
     if (appId !== options.appId) return { status: 403, code: "invalid_app" };
-    if (secret !== knownSecret) return { status: 403, code: "invalid_api_key" };
+    if (secret !== known.secret) return { status: 403, code: "invalid_api_key" };
     return undefined;
   };
   state.server.on("request", (request, response) => {

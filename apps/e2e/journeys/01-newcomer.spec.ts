@@ -16,22 +16,12 @@ test("1. a newcomer signs in, verifies, slides to claim, sees the success and th
   await expect(app.getByRole("slider", { name: "Slide to claim your ORO" })).toBeVisible();
   await sim.shot("verified-ready");
 
-  // The coin rain lasts a few seconds: its coins are recorded from before the claim, so that a look a loaded machine
-  // makes late cannot miss them.
-  await app.locator("body").evaluate((body) => {
-    const seen = { coins: false };
-    Object.assign(body, { coinRainSeen: seen });
-    const observer = new MutationObserver(() => {
-      if (!body.querySelector("[data-testid=coin-rain] .coin-rain__coin")) return;
-      seen.coins = true;
-      observer.disconnect();
-    });
-    observer.observe(body, { childList: true, subtree: true });
-  });
+  // The coin rain lasts a few seconds: watched from before the claim.
+  const rained = await sim.watchFor("[data-testid=coin-rain] .coin-rain__coin");
   await sim.slideToClaim();
   // The mint is a real transaction on the local chain; the success state follows its receipt.
   await expect(app.locator(".claim--success")).toBeVisible({ timeout: 90_000 });
-  await expect.poll(() => app.locator("body").evaluate((body) => (body as HTMLElement & { coinRainSeen: { coins: boolean } }).coinRainSeen.coins)).toBe(true);
+  await expect.poll(rained).toBe(true);
   await sim.shot("success-coin-rain");
   await expect(app.getByRole("heading", { name: "+0.5 ORO" })).toBeVisible();
   await expect(app.getByText("Claimed! Your streak keeps growing.")).toBeVisible();

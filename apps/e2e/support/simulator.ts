@@ -118,6 +118,27 @@ export class Simulator {
     await this.page.locator(".phone__screen").screenshot({ path: file, animations: "allow" });
   }
 
+  /**
+   * From now on, notes whether an element matching `selector` appears in the mini app, for a state that lasts only
+   * seconds ("Copied", the coin rain): a loaded machine's late look could miss it. The returned function tells.
+   */
+  async watchFor(selector: string): Promise<() => Promise<boolean>> {
+    type Watched = HTMLElement & { seenByJourney?: Record<string, boolean> };
+    const body = this.app.locator("body");
+    await body.evaluate((element: Watched, wanted) => {
+      const seen = (element.seenByJourney ??= {});
+      seen[wanted] = element.querySelector(wanted) !== null;
+      if (seen[wanted]) return;
+      const observer = new MutationObserver(() => {
+        if (!element.querySelector(wanted)) return;
+        seen[wanted] = true;
+        observer.disconnect();
+      });
+      observer.observe(element, { childList: true, subtree: true, attributes: true });
+    }, selector);
+    return () => body.evaluate((element: Watched, wanted) => element.seenByJourney?.[wanted] === true, selector);
+  }
+
   /** Clicks a control of the panel and waits until the page reports `label: done` (fails on its error line). */
   private async control(label: string, act: () => Promise<void>): Promise<void> {
     const status = this.page.locator("#status");

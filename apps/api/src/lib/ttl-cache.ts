@@ -6,8 +6,11 @@
  * value. A delete leaves a tombstone (counted in the size bound, expiring with the time to live) that says when it
  * happened; when a tombstone is dropped before its time, or the cache is cleared, every read begun before is skipped.
  */
+/** A value, or the tombstone of a delete (its place in the count of deletes). */
+type Entry<V> = { value: V; expiresAt: number } | { deletedAt: number; expiresAt: number };
+
 export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number } | { deletedAt: number; expiresAt: number }>();
+  private readonly entries = new Map<string, Entry<V>>();
   /** Counts deletes; a read's mark is its value when the read began. */
   private deletes = 0;
   /** Reads that began before this mark are not stored (a tombstone that would have refused them is gone). */
@@ -54,7 +57,7 @@ export class TtlCache<V> {
     this.entries.clear();
   }
 
-  private put(key: string, entry: { value: V; expiresAt: number } | { deletedAt: number; expiresAt: number }): void {
+  private put(key: string, entry: Entry<V>): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.entries().next();
@@ -63,7 +66,7 @@ export class TtlCache<V> {
     this.entries.set(key, entry);
   }
 
-  private drop(key: string, entry: { expiresAt: number } | { deletedAt: number; expiresAt: number }): void {
+  private drop(key: string, entry: Entry<V>): void {
     this.entries.delete(key);
     if ("deletedAt" in entry) this.forgottenBefore = Math.max(this.forgottenBefore, entry.deletedAt);
   }

@@ -1,3 +1,4 @@
+import { useMutation } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import type { Address } from "viem";
@@ -14,6 +15,14 @@ import { readStored, writeStored } from "../../lib/storage";
 export function useNotificationPermission(address: Address | null) {
   const { api, wallet, monitoring } = useServices();
   const { i18n } = useTranslation();
+  // The permission is asked once: a reminder the API could not schedule at that moment (a 503 while it cannot tell
+  // when the next claim opens, a 429, a 5xx, no network) is asked for again, 1 s, 2 s and 4 s later, even once the
+  // modal has closed. A refusal (4xx) is final.
+  const { mutate: scheduleReminder } = useMutation({
+    mutationFn: ({ to, locale }: { to: Address; locale: string }) => api.scheduleClaimReminder(to, locale),
+    retry: (failures, error) => failures < BACKOFF_ATTEMPTS && (!(error instanceof ApiRequestError) || error.status === 429 || error.status >= 500),
+    retryDelay: backoffDelay,
+  });
   return useCallback(async (): Promise<"settings" | "granted" | "denied"> => {
     if (readStored("notificationPermissionRequested")) {
       wallet.openUrl(env.notificationSettingsUrl);
@@ -32,26 +41,8 @@ export function useNotificationPermission(address: Address | null) {
     }
     const granted = outcome === "granted" || outcome === "already_granted";
     monitoring.event("notification_permission", { granted });
-    if (granted && address) {
-      const schedule = () => api.scheduleClaimReminder(address, i18n.resolvedLanguage ?? i18n.language);
-      void retryWhileUnavailable(schedule).catch(() => undefined);
-    }
+    if (granted && address) scheduleReminder({ to: address, locale: i18n.resolvedLanguage ?? i18n.language });
     return granted ? "granted" : "denied";
-  }, [address, api, i18n, monitoring, wallet]);
+  }, [address, i18n, monitoring, scheduleReminder, wallet]);
 }
 
-/**
- * The permission is asked once: a reminder the API could not schedule at that moment (a 503 while it cannot tell when
- * the next claim opens, a 429, a 5xx, no network) is asked for again, 1 s, 2 s and 4 s later. A refusal (4xx) is final.
- */
-export async function retryWhileUnavailable(attempt: () => Promise<void>): Promise<void> {
-  for (let failures = 0; ; failures += 1) {
-    try {
-      return await attempt();
-    } catch (error) {
-      const passing = !(error instanceof ApiRequestError) || error.status === 429 || error.status >= 500;
-      if (!passing || failures >= BACKOFF_ATTEMPTS) throw error;
-      await new Promise((resolve) => window.setTimeout(resolve, backoffDelay(failures)));
-    }
-  }
-}
