@@ -48,6 +48,8 @@ describe("the response serializer", () => {
     const first = write(answer);
     expect(JSON.parse(first)).toEqual(JSON.parse(compile(zodSerializerCompiler, streakResponseSchema)({ ...answer })));
     expect(write(answer)).toBe(first);
+    // Kept as bytes, which Fastify sends as they are (a string is measured and encoded on every send).
+    expect(Buffer.isBuffer(first)).toBe(true);
     expect(() => Object.assign(answer, { currentStreak: 4 })).toThrow(TypeError);
     // Another route's schema writes its own fields of the same answer.
     expect(JSON.parse(compile(serializerCompiler, claimsResponseSchema.pick({ stale: true, cachedAt: true }))(answer))).toEqual({ stale: false, cachedAt: "2026-01-01T00:00:00.000Z" });

@@ -1,9 +1,10 @@
 import { createServer, type Server } from "node:http";
 import fp from "fastify-plugin";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { erc20Abi, formatEther } from "viem";
 import { referralClaimAbi } from "@oro/clients";
 import type { Config } from "../env.js";
+import { RequestMetrics } from "../lib/request-metrics.js";
 
 /** Everything a scrape reads from outside the process gets this long; past it the gauge is left out of that scrape. */
 const SCRAPE_DEADLINE_MS = 1_500;
@@ -29,19 +30,15 @@ export default fp<{ config: Config }>(
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: "oro_api_process_" });
 
-    const requests = new Counter({
-      name: "oro_api_http_requests_total",
-      help: "HTTP requests answered, by route pattern, method and status",
-      labelNames: ["route", "method", "status"] as const,
-      registers: [registry],
+    const requests = new RequestMetrics({
+      requests: { name: "oro_api_http_requests_total", help: "HTTP requests answered, by route pattern, method and status" },
+      duration: {
+        name: "oro_api_http_request_duration_seconds",
+        help: "Time to answer, by route pattern and method",
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      },
     });
-    const duration = new Histogram({
-      name: "oro_api_http_request_duration_seconds",
-      help: "Time to answer, by route pattern and method",
-      labelNames: ["route", "method"] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers: [registry],
-    });
+    for (const metric of requests.metrics()) registry.registerMetric(metric);
     const rateLimited = new Counter({
       name: "oro_api_rate_limited_total",
       help: "Requests answered 429, by route pattern",
@@ -59,9 +56,7 @@ export default fp<{ config: Config }>(
     fastify.addHook("onResponse", (request, reply, done) => {
       // The route's pattern, never the raw URL: addresses in paths would make a series per user.
       const route = request.routeOptions.url ?? "unmatched";
-      const status = String(reply.statusCode);
-      requests.inc({ route, method: request.method, status });
-      duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+      requests.record(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
       if (reply.statusCode === 429) rateLimited.inc({ route });
       done();
     });

@@ -64,27 +64,24 @@ export default fp<{ config: Config }>(
     // otherwise lock its owner out. Anonymous requests, and sessions of another address, spend a budget of
     // the same size per client IP. (The plugin's own per-route handler would be skipped: it runs once per
     // request, and the per-IP limit already ran.)
-    const keys = new WeakMap<FastifyRequest, string>();
+    // The key and the check live on the request (declared up front, one shape for every request): WeakMap entries per
+    // request were work for the garbage collector on every read.
+    fastify.decorateRequest("addressLimitKey", null);
+    fastify.decorateRequest("addressLimitCheck", null);
     const checkAddress = fastify.createRateLimit({
       max: config.rateLimit.perAddress,
       timeWindow: config.rateLimit.windowMs,
-      keyGenerator: (request) => keys.get(request) ?? `anonymous:${request.ip}`,
+      keyGenerator: (request) => request.addressLimitKey ?? `anonymous:${request.ip}`,
     });
-    type AddressCheck = Awaited<ReturnType<typeof checkAddress>>;
-    const checks = new WeakMap<FastifyRequest, Promise<AddressCheck>>();
-    const startAddressCheck = (request: FastifyRequest): Promise<AddressCheck> => {
-      let check = checks.get(request);
-      if (!check) {
-        check = (async () => {
-          const query = request.query as { userAddress?: unknown } | undefined;
-          const address = typeof query?.userAddress === "string" ? query.userAddress.toLowerCase() : undefined;
-          const user = address ? await request.optionalUser() : undefined;
-          keys.set(request, user && user.address === address ? `address:${address}` : `anonymous:${request.ip}`);
-          return checkAddress(request);
-        })();
-        checks.set(request, check);
-      }
-      return check;
+    const startAddressCheck = (request: FastifyRequest): Promise<AddressLimitCheck> => {
+      request.addressLimitCheck ??= (async () => {
+        const query = request.query as { userAddress?: unknown } | undefined;
+        const address = typeof query?.userAddress === "string" ? query.userAddress.toLowerCase() : undefined;
+        const user = address ? await request.optionalUser() : undefined;
+        request.addressLimitKey = user && user.address === address ? `address:${address}` : `anonymous:${request.ip}`;
+        return checkAddress(request);
+      })();
+      return request.addressLimitCheck;
     };
     const perAddress: preHandlerAsyncHookHandler = async (request, reply) => {
       const result = await startAddressCheck(request);
@@ -184,7 +181,15 @@ function sharedStore(fastify: FastifyInstance, url: string): { redis: Redis; ava
   return { redis, available: () => available === true && counting, counted };
 }
 
+/** What the per-address limit decided for a request (the rate-limit plugin's check). */
+type AddressLimitCheck = Awaited<ReturnType<ReturnType<FastifyInstance["createRateLimit"]>>>;
+
 declare module "fastify" {
+  interface FastifyRequest {
+    /** The per-address limit's key and its check for this request, once started (security plugin's own). */
+    addressLimitKey: string | null;
+    addressLimitCheck: Promise<AddressLimitCheck> | null;
+  }
   interface FastifyInstance {
     perAddressRateLimit: preHandlerAsyncHookHandler;
     /** Where the rate limits count: in a shared store (and whether it answers now), or in this process. */

@@ -62,17 +62,19 @@ export const serializerCompiler: typeof zodSerializerCompiler = (input) => {
     try {
       const json = z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "throw" });
       const stringify = fastJson(nullableObjectsAsTypes(openObjects(json) as JsonSchema) as unknown as Parameters<typeof fastJson>[0]);
-      // A frozen answer (lib/frozen-answer.ts) is written once and its text kept, per route and status: another
-      // route's schema may write other fields of the same answer.
-      const written = new WeakMap<object, string>();
+      // A frozen answer (lib/frozen-answer.ts) is written once and kept, per route and status (another route's schema
+      // may write other fields of the same answer), as UTF-8 bytes: Fastify sends a Buffer as it is, where a string is
+      // measured (Buffer.byteLength) and encoded again on every send.
+      const written = new WeakMap<object, Buffer>();
       return (data: unknown) => {
         if (typeof data !== "object" || data === null || !isFrozenAnswer(data)) return stringify(data);
-        let text = written.get(data);
-        if (text === undefined) {
-          text = stringify(data);
-          written.set(data, text);
+        let bytes = written.get(data);
+        if (bytes === undefined) {
+          bytes = Buffer.from(stringify(data));
+          written.set(data, bytes);
         }
-        return text;
+        // Fastify's reply takes a serializer's Buffer as the payload (reply.js onSendEnd); its type names strings only.
+        return bytes as unknown as string;
       };
     } catch {
       // falls through to zod

@@ -29,16 +29,17 @@ export default fp<{ config: Config }>(
       return tokenOf(this);
     });
 
-    // A request's session is looked up once, however many steps ask (the per-address limit, the handler).
-    const sessions = new WeakMap<FastifyRequest, Promise<User | null>>();
+    // A request's session is looked up once, however many steps ask (the per-address limit, the handler). It is kept on
+    // the request (declared up front, so every request has the same shape): a WeakMap entry per request was work for
+    // the garbage collector on every cached read.
+    fastify.decorateRequest("sessionLookup", null);
+    const NO_SESSION = Promise.resolve(null);
     function sessionUser(request: FastifyRequest): Promise<User | null> {
-      let user = sessions.get(request);
-      if (!user) {
+      if (request.sessionLookup === null) {
         const token = tokenOf(request);
-        user = token ? fastify.services.auth.userForToken(token) : Promise.resolve(null);
-        sessions.set(request, user);
+        request.sessionLookup = token ? fastify.services.auth.userForToken(token) : NO_SESSION;
       }
-      return user;
+      return request.sessionLookup;
     }
 
     fastify.decorateRequest("optionalUser", async function (this: FastifyRequest): Promise<User | undefined> {
@@ -73,6 +74,8 @@ export default fp<{ config: Config }>(
 
 declare module "fastify" {
   interface FastifyRequest {
+    /** This request's session lookup, once started (the session plugin's; read it through optionalUser/requireUser). */
+    sessionLookup: Promise<User | null> | null;
     sessionToken(): string | undefined;
     requireUser(userAddress?: string): Promise<User>;
     /** The signed-in user, or undefined (no token, or one that is not valid): for routes that only add to their answer. */

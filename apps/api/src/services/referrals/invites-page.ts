@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "../../generated/prisma/client.js";
 import type { PaymentType, RewardStatus } from "../../generated/prisma/client.js";
@@ -43,7 +43,7 @@ const cursorPayload = z.strictObject({
 });
 
 function ownerDigest(userId: string): string {
-  return createHash("sha256").update(`invites:${userId}`).digest("hex").slice(0, 16);
+  return hash("sha256", `invites:${userId}`, "hex").slice(0, 16);
 }
 
 /** The opaque cursor the answer carries as nextCursor (base64url of a small JSON document). */
