@@ -1,7 +1,6 @@
-import http from "node:http";
-import https from "node:https";
 import { TLSSocket } from "node:tls";
 import { z } from "zod";
+import { keepAliveAgents, readAnswer, type HttpAnswer } from "../../lib/http-client.js";
 import { refuseWhatWorldRefuses, TransportError, worldRequestBody, type DeliveryResult, type NotificationTransport } from "./transport.js";
 
 /** World App's limit per request of the send-notification API. */
@@ -39,7 +38,7 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
       const body = worldRequestBody(options.appId, recipients, notification);
       refuseWhatWorldRefuses(body);
       const payload = JSON.stringify(body);
-      let response: PortalAnswer;
+      let response: HttpAnswer;
       try {
         response = await postBodyLast(endpoint, options.apiKey, payload, options.timeoutMs ?? 15_000, requestStarting);
       } catch (error) {
@@ -74,18 +73,13 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
   };
 }
 
-interface PortalAnswer {
-  status: number;
-  text: string;
-}
 
 /** The request failed before its body was written: World cannot have acted on it. */
 class BodyNotSentError extends Error {
   override name = "BodyNotSentError";
 }
 
-// Kept-alive connections to the portal, as a browser would keep them.
-const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+const portalConnection = keepAliveAgents();
 
 /**
  * POSTs `payload`, its body written only once the connection is open, the headers sent and `beforeBody` (the caller
@@ -95,31 +89,32 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
  * the record, a window in which a killed worker's reminders were recorded as requested and never arrived (the likely
  * cause of a reminders bench smoke failure in CI under load).
  */
-function postBodyLast(url: string, apiKey: string, payload: string, timeoutMs: number, beforeBody?: () => Promise<void>): Promise<PortalAnswer> {
-  return new Promise<PortalAnswer>((resolve, reject) => {
-    const secure = url.startsWith("https:");
+function postBodyLast(url: string, apiKey: string, payload: string, timeoutMs: number, beforeBody?: () => Promise<void>): Promise<HttpAnswer> {
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const { client, agent } = portalConnection(url);
     let bodySent = false;
     const fail = (error: Error) => {
       clearTimeout(timer);
       reject(bodySent ? error : new BodyNotSentError(error.message, { cause: error }));
     };
-    const request = (secure ? https : http).request(url, {
+    const request = client.request(url, {
       method: "POST",
-      agent: secure ? agents.https : agents.http,
+      agent,
       headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}`, "content-length": Buffer.byteLength(payload) },
     });
     // The whole exchange, answer included, within the timeout.
     const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     request.on("error", fail);
-    request.on("response", (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("error", fail);
-      response.on("end", () => {
-        clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
-      });
-    });
+    request.on("response", (response) =>
+      readAnswer(
+        response,
+        (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        },
+        fail,
+      ),
+    );
     const sendBody = () => {
       if (request.destroyed) return;
       Promise.resolve(beforeBody?.()).then(

@@ -1,0 +1,25 @@
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+
+/** A whole answer of a peer the API calls over node:http(s) (the indexer, World's notification API). */
+export interface HttpAnswer {
+  status: number;
+  text: string;
+}
+
+/**
+ * One peer's kept-alive connections, for its http: and https: URLs: every call reuses an open connection, as a
+ * browser would. Idle sockets do not hold the process open (the agents unref their free sockets).
+ */
+export function keepAliveAgents(): (url: string) => { client: typeof http | typeof https; agent: http.Agent } {
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  return (url) => (url.startsWith("https:") ? { client: https, agent: agents.https } : { client: http, agent: agents.http });
+}
+
+/** Reads `response` whole, as text: `done` with it once it ended, `failed` if it broke off. */
+export function readAnswer(response: IncomingMessage, done: (answer: HttpAnswer) => void, failed: (error: Error) => void): void {
+  const chunks: Buffer[] = [];
+  response.on("data", (chunk: Buffer) => chunks.push(chunk));
+  response.on("error", failed);
+  response.on("end", () => done({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+}
