@@ -84,26 +84,20 @@ type RewardRow = Pick<ReferralReward, "id" | "paymentType" | "voucherSignature" 
   updatedAt: string;
 };
 type InviteRow = RewardRow & { refereeId: string; refereeUsername: string | null };
-interface EarningsRead {
+
+/**
+ * The earnings statement's one row, as an answer is built from it: the totals as aggregates (0 for a user with none;
+ * the total as the decimal text of PostgreSQL's numeric(78,0)), and without a referee reward `refereeReward` null.
+ */
+interface EarningsRow {
   /** Pending referrals to bring up to date in this request (first pages only). */
   pending: string[];
-  totalWei: bigint;
-  usersReferred: number;
+  earnedWei: string;
+  invitesPaid: number;
   referredByUsername: string | null;
   refereePending: boolean;
   refereeReward: RewardRow | null;
   /** One more than a page, so that the answer knows whether another follows. */
-  invites: InviteRow[];
-}
-
-/** The earnings statement's one row; without a referee reward, `refereeReward` is null. */
-interface EarningsRow {
-  pending: string[];
-  earnedWei: string | null;
-  invitesPaid: number | null;
-  referredByUsername: string | null;
-  refereePending: boolean;
-  refereeReward: RewardRow | null;
   invites: InviteRow[];
 }
 
@@ -149,7 +143,7 @@ function earningsStatement(withPending: boolean, afterCursor: boolean) {
         ORDER BY ${rank} DESC, "updated_at" DESC, "id" DESC
         LIMIT ${INVITES_PAGE_SIZE + 1})
       SELECT ${pending} AS "pending",
-             "totals"."earned_wei"::text AS "earnedWei", "totals"."invites_paid"::int4 AS "invitesPaid", "referrer"."username" AS "referredByUsername",
+             coalesce("totals"."earned_wei", 0)::text AS "earnedWei", coalesce("totals"."invites_paid", 0)::int4 AS "invitesPaid", "referrer"."username" AS "referredByUsername",
              coalesce("referral"."status" = 'pending', false) AS "refereePending",
              CASE WHEN "reward"."id" IS NULL THEN NULL ELSE json_build_object(${rewardJson('"reward"')}) END AS "refereeReward",
              (SELECT coalesce(json_agg(json_build_object(${rewardJson('"page"')}, 'refereeId', "referee"."id", 'refereeUsername', "referee"."username")
@@ -260,20 +254,12 @@ export function createReferralEarnings(options: EarningsOptions) {
     };
   }
 
-  async function read(user: User, after: InvitesCursor | undefined, withPending: boolean): Promise<EarningsRead> {
+  async function read(user: User, after: InvitesCursor | undefined, withPending: boolean): Promise<EarningsRow> {
     const [row] = after
       ? await database.run(PAGE_AFTER, [user.id, after.rank, after.updatedAt.toISOString(), after.id])
       : await database.run(withPending ? FIRST_PAGE : FIRST_PAGE_AGAIN, [user.id]);
     if (!row) throw new Error("the earnings query returned no row");
-    return {
-      pending: row.pending,
-      totalWei: BigInt(row.earnedWei ?? "0"),
-      usersReferred: row.invitesPaid ?? 0,
-      referredByUsername: row.referredByUsername,
-      refereePending: row.refereePending,
-      refereeReward: row.refereeReward,
-      invites: row.invites,
-    };
+    return row;
   }
 
   /** Brings these pending referrals up to date within the request's deadline (the worker does the rest). */
@@ -341,12 +327,12 @@ export function createReferralEarnings(options: EarningsOptions) {
         ? encodeInvitesCursor(user.id, { rank: inviteRank(last), updatedAt: new Date(last.updatedAt), id: last.id })
         : null;
     const result: Earnings = {
-      totalOroEarnedWei: answer.totalWei.toString(),
+      totalOroEarnedWei: answer.earnedWei,
       usersReferred: shown.map((reward) => ({ userId: reward.refereeId, username: reward.refereeUsername, ...present(reward, address) })),
       rewardForBeingReferee: refereeReward ? present(refereeReward, address) : null,
       referredByUsername: answer.referredByUsername,
       refereeRewardPending: answer.refereePending,
-      usersReferredCount: answer.usersReferred,
+      usersReferredCount: answer.invitesPaid,
       nextCursor,
     };
     // Frozen: the cached first page is served as is many times, and written to JSON once (plugins/serializer.ts).
