@@ -9,6 +9,12 @@ interface RouteMethodStats {
   count: number;
 }
 
+/** Each metric's name and help text; the duration's bucket bounds, in seconds, ascending. */
+export interface RequestMetricsNames {
+  requests: { name: string; help: string };
+  duration: { name: string; help: string; buckets: readonly number[] };
+}
+
 /**
  * Requests answered and how long they took, by route pattern and method (and status), counted per request in plain
  * maps and turned into Prometheus series only when scraped. prom-client's Counter and Histogram build a label key
@@ -17,17 +23,13 @@ interface RouteMethodStats {
  * The series are bounded: route patterns are the app's own (plus "unmatched"), methods are the few Node's HTTP
  * parser accepts, statuses are three digits.
  */
-export interface RequestMetricsNames {
-  requests: { name: string; help: string };
-  duration: { name: string; help: string; buckets: readonly number[] };
-}
-
 export class RequestMetrics {
   private readonly byRoute = new Map<string, Map<string, RouteMethodStats>>();
-  private readonly bounds: readonly number[];
 
-  constructor(private readonly names: RequestMetricsNames) {
-    this.bounds = names.duration.buckets;
+  constructor(private readonly names: RequestMetricsNames) {}
+
+  private get bounds(): readonly number[] {
+    return this.names.duration.buckets;
   }
 
   record(route: string, method: string, status: number, seconds: number): void {

@@ -105,7 +105,6 @@ const noncesResponse = readsAnswer<IndexerApi.ReferralNoncesResponse>()(z.object
 /** The indexer's page size limit for listings, and the most nonces one lookup may name. */
 export const INDEXER_MAX_LIMIT = 100;
 
-/** What one GET to the indexer brought back: its status and its body as text. */
 /**
  * GET over node:http(s) with one keep-alive agent per client: every request reuses an open connection to the indexer.
  * Node's fetch cost about 4× the CPU of this per call (its streams, Headers and Response objects, an AbortSignal with a

@@ -73,12 +73,12 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
   };
 }
 
-
 /** The request failed before its body was written: World cannot have acted on it. */
 class BodyNotSentError extends Error {
   override name = "BodyNotSentError";
 }
 
+// Kept-alive connections to the portal, as a browser would keep them.
 const portalConnection = keepAliveAgents();
 
 /**
