@@ -4,8 +4,10 @@
 // JSON a 500 (World's `req.json()` throws); a body World's v2 schema refuses a 400 `validation_error`; a key World does
 // not know (`api_` + base64 of `id:secret`, looked up by its id) a 404 `not_found`, one of another app a 403
 // `invalid_app`, a wrong secret a 403 `invalid_api_key`. A request whose body never fully arrived (its sender died
-// after the headers) is acted on by no one, as `req.json()` never yields it. It stands for a verified app (no quota of
-// 40 per 4 h). Used by the reminders bench and its test.
+// after the headers) is acted on by no one, as `req.json()` never yields it. A request World's upstream send throttles
+// is answered 500 `internal_server_error`, never 429: World retries the upstream's 429s itself, then turns the last one
+// into a 500 for the caller. It stands for a verified app (no quota of 40 per 4 h). Used by the reminders bench and its
+// test.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { worldSendNotificationProblems } from "@oro/clients";
 
@@ -27,7 +29,8 @@ export interface StandIn {
   /** How many times each reminder's address arrived (index i for the address 0x…i). */
   arrivals: Uint8Array;
   requests: number;
-  tooMany: number;
+  /** Requests World's upstream throttled: World answered them 500 and sent nothing. */
+  throttled: number;
   /** Requests World's schema refuses (400), with why. */
   refused: string[];
   /** Requests without an API key (401). */
@@ -44,8 +47,8 @@ export interface StandInOptions {
   reminders: number;
   /** World answers after this long (it goes on sending whether the caller waits or not). */
   answerMs: number;
-  /** Every n-th request is answered 429. */
-  tooManyEvery: number;
+  /** Every n-th request finds World's upstream send throttling (World then answers 500, having sent nothing). */
+  throttledEvery: number;
   /** The one app World knows here, and its API key (worldApiKey). */
   appId: string;
   apiKey: string;
@@ -68,7 +71,7 @@ export function standInForWorld(options: StandInOptions): StandIn {
     server: createServer(),
     arrivals: new Uint8Array(options.reminders + 1),
     requests: 0,
-    tooMany: 0,
+    throttled: 0,
     refused: [],
     unauthorized: 0,
     cutOff: 0,
@@ -118,9 +121,10 @@ export function standInForWorld(options: StandInOptions): StandIn {
         state.refused.push(keyRefused.code);
         return send(keyRefused.status, { code: keyRefused.code });
       }
-      if (state.requests % options.tooManyEvery === 0) {
-        state.tooMany += 1;
-        return send(429, { code: "rate_limit_exceeded" });
+      if (state.requests % options.throttledEvery === 0) {
+        state.throttled += 1;
+        // World retries its upstream's 429s, then answers the caller 500, never 429 (the route's own comment).
+        return send(500, { code: "internal_server_error", detail: "Server error occurred", attribute: "notification" });
       }
       const addresses = (parsed as { wallet_addresses: string[] }).wallet_addresses;
       for (const address of addresses) {

@@ -22,7 +22,7 @@ let world: StandIn;
 let port: number;
 
 beforeAll(async () => {
-  world = standInForWorld({ reminders: 10, answerMs: 0, tooManyEvery: 1_000, appId, apiKey });
+  world = standInForWorld({ reminders: 10, answerMs: 0, throttledEvery: 1_000, appId, apiKey });
   world.server.listen(0, "127.0.0.1");
   await once(world.server, "listening");
   port = (world.server.address() as AddressInfo).port;
@@ -83,5 +83,26 @@ describe("the stand-in for World's send-notification API", () => {
     const otherApp = JSON.stringify({ ...JSON.parse(body), app_id: "app_another", mini_app_path: "worldapp://mini-app?app_id=app_another&path=%2F" });
     expect(await post(withKey, otherApp)).toBe(403);
     expect(world.received).toBe(before);
+  });
+
+  it("answers a request World's upstream throttles as World does: a 500 (World never passes a 429 on), nothing sent", async () => {
+    // developer-portal send-notification: its upstream's 429, after its own retries, becomes a 500 for the caller.
+    const throttled = standInForWorld({ reminders: 10, answerMs: 0, throttledEvery: 1, appId, apiKey });
+    throttled.server.listen(0, "127.0.0.1");
+    await once(throttled.server, "listening");
+    try {
+      const response = await fetch(`http://127.0.0.1:${(throttled.server.address() as AddressInfo).port}${SEND_NOTIFICATION_PATH}`, {
+        method: "POST",
+        headers: withKey,
+        body,
+      });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ code: "internal_server_error", attribute: "notification" });
+      expect(throttled.throttled).toBe(1);
+      expect(throttled.received).toBe(0);
+    } finally {
+      throttled.server.closeAllConnections();
+      await new Promise((resolve) => throttled.server.close(resolve));
+    }
   });
 });

@@ -52,7 +52,8 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
       }
       const { status, text } = response;
       if (status < 200 || status >= 300) {
-        // 429 and World's quota for unverified apps pass with time; any other 4xx is a defect of ours.
+        // A 5xx passes with time (World answers 500 when its own upstream send throttles: it never passes a 429 on);
+        // so do a 429 (from a proxy in between) and World's quota for unverified apps; any other 4xx is a defect of ours.
         const retryable = status === 429 || status >= 500 || text.includes("unverified_app_limit_reached");
         throw new TransportError(`send-notification answered ${status}: ${text.slice(0, 300)}`, retryable);
       }
