@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
-import type { PrismaClient } from "../../generated/prisma/client.js";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client.js";
 import { wallClock, type ChainClock } from "../chain/index.js";
 import { ApiError } from "../../lib/errors.js";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
@@ -174,29 +174,41 @@ export function createReminderService(options: ReminderServiceOptions) {
       RETURNING "id", "kind", "address", "locale", "attempts"`;
   }
 
+  /**
+   * Puts a failed batch back in one transaction: every job leaves `sending` together, so a worker killed meanwhile
+   * leaves none of them marked as requested (which would abandon reminders World never received). A job out of
+   * attempts, or any job when the failure is not retryable, fails; one with a newer pending reminder for its address
+   * is cancelled (superseded); the rest are due again after their backoff.
+   */
   async function retryLater(jobs: LeasedJob[], error: TransportError, summary: RunSummary): Promise<void> {
-    for (const job of jobs) {
-      if (!error.retryable || job.attempts >= options.maxAttempts) {
-        await prisma.notificationJob.update({
-          where: { id: job.id },
-          data: { status: "failed", lockedUntil: null, lastError: error.message.slice(0, 500) },
-        });
-        summary.failed++;
-        continue;
-      }
-      const dueAt = new Date(Date.now() + BASE_RETRY_MS * 2 ** (job.attempts - 1));
-      // A newer reminder for the address may be pending meanwhile: then this one is superseded.
-      const superseded = await prisma.notificationJob.count({
-        where: { address: job.address, kind: job.kind, status: "pending" },
-      });
-      await prisma.notificationJob.update({
-        where: { id: job.id },
-        data: superseded
-          ? { status: "cancelled", lockedUntil: null, lastError: error.message.slice(0, 500) }
-          : { status: "pending", dueAt, lockedUntil: null, lockedBy: null, lastError: error.message.slice(0, 500) },
-      });
-      summary.retried++;
+    const lastError = error.message.slice(0, 500);
+    const exhausted = jobs.filter((job) => !error.retryable || job.attempts >= options.maxAttempts).map((job) => job.id);
+    const again = jobs.filter((job) => error.retryable && job.attempts < options.maxAttempts);
+    const now = new Date();
+    const statements: Prisma.PrismaPromise<{ count: number } | number>[] = [
+      prisma.notificationJob.updateMany({ where: { id: { in: exhausted } }, data: { status: "failed", lockedUntil: null, lastError } }),
+    ];
+    if (again.length > 0) {
+      statements.push(prisma.$executeRaw`
+        UPDATE "notification_job" AS "job" SET "status" = 'cancelled', "locked_until" = NULL, "last_error" = ${lastError}, "updated_at" = ${now}
+         WHERE "job"."id" IN (${Prisma.join(again.map((job) => job.id))}) AND EXISTS (SELECT 1 FROM "notification_job" AS "newer"
+           WHERE "newer"."address" = "job"."address" AND "newer"."kind" = "job"."kind" AND "newer"."status" = 'pending')`);
     }
+    // The rest, due again after a backoff that doubles with each attempt: one statement per attempt count in the batch.
+    for (const attempts of new Set(again.map((job) => job.attempts))) {
+      const ids = again.filter((job) => job.attempts === attempts).map((job) => job.id);
+      const dueAt = new Date(now.getTime() + BASE_RETRY_MS * 2 ** (attempts - 1));
+      statements.push(
+        prisma.notificationJob.updateMany({
+          where: { id: { in: ids }, status: "sending" },
+          data: { status: "pending", dueAt, lockedUntil: null, lockedBy: null, lastError },
+        }),
+      );
+    }
+    const [failed, ...retried] = await prisma.$transaction(statements);
+    const count = (result: { count: number } | number | undefined) => (typeof result === "number" ? result : (result?.count ?? 0));
+    summary.failed += count(failed);
+    summary.retried += retried.reduce<number>((sum, result) => sum + count(result), 0);
   }
 
   /**
