@@ -5,13 +5,17 @@
 // not know (`api_` + base64 of `id:secret`, looked up by its id) a 404 `not_found`, one of another app a 403
 // `invalid_app`, a wrong secret a 403 `invalid_api_key`. A request whose body never fully arrived (its sender died
 // after the headers) is acted on by no one, as `req.json()` never yields it. A request World's upstream send throttles
-// is answered 500 `internal_server_error`, never 429: World retries the upstream's 429s itself, then turns the last one
-// into a 500 for the caller. It stands for a verified app (no quota of 40 per 4 h). Used by the reminders bench and its
-// test.
+// is answered 500 `internal_server_error`, never 429, and only once World's own retries are over: World tries the
+// upstream 10 times (fetchWithRetry: 5 s each at most, 300 ms backoff doubling), then turns the last 429 into a 500 for
+// the caller, about 2.5 minutes after the request. It stands for a verified app (no quota of 40 per 4 h). Used by the
+// reminders bench and its test.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { worldSendNotificationProblems } from "@oro/clients";
 
 export const SEND_NOTIFICATION_PATH = "/api/v2/minikit/send-notification";
+
+/** What World waits between its 10 tries of a throttled upstream send: 300 ms doubling, nine times (153.3 s). */
+export const WORLD_RETRY_BACKOFF_MS = Array.from({ length: 9 }, (_, attempt) => 300 * 2 ** attempt).reduce((sum, ms) => sum + ms, 0);
 
 /** An API key as the developer portal issues it: `api_` and the base64 of `<key id>:<secret>`. */
 export function worldApiKey(id: string, secret: string): string {
@@ -49,6 +53,11 @@ export interface StandInOptions {
   answerMs: number;
   /** Every n-th request finds World's upstream send throttling (World then answers 500, having sent nothing). */
   throttledEvery: number;
+  /**
+   * When World answers a throttled request: after its 10 tries (each answered in `answerMs` here) and the backoff
+   * between them, as World does (the default); a test shortens it.
+   */
+  throttledAnswerMs?: number;
   /** The one app World knows here, and its API key (worldApiKey). */
   appId: string;
   apiKey: string;
@@ -124,7 +133,9 @@ export function standInForWorld(options: StandInOptions): StandIn {
       if (state.requests % options.throttledEvery === 0) {
         state.throttled += 1;
         // World retries its upstream's 429s, then answers the caller 500, never 429 (the route's own comment).
-        return send(500, { code: "internal_server_error", detail: "Server error occurred", attribute: "notification" });
+        const answerMs = options.throttledAnswerMs ?? WORLD_RETRY_BACKOFF_MS + 10 * options.answerMs;
+        setTimeout(() => send(500, { code: "internal_server_error", detail: "Server error occurred", attribute: "notification" }), answerMs);
+        return;
       }
       const addresses = (parsed as { wallet_addresses: string[] }).wallet_addresses;
       for (const address of addresses) {

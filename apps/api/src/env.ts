@@ -205,11 +205,19 @@ const schema = z.object({
   /** The developer portal's API key of the app (Authorization: Bearer ...); needed by the world-app transport. */
   WORLD_APP_API_KEY: z.string().min(1).optional(),
   WORLD_APP_API_URL: url.default("https://developer.worldcoin.org"),
+  /**
+   * How long a send-notification request may wait for its answer. World retries its own upstream send up to 10 times
+   * (5 s each, 0.3 s backoff doubling: up to ~203 s) before it answers; a request given up sooner may still be
+   * delivered, or refused with nothing sent, and either way its reminders end failed (never sent again: at most once).
+   */
+  WORLD_APP_TIMEOUT: duration.default(240_000),
   /** Where a reminder opens the mini app. */
   NOTIFICATION_MINI_APP_PATH: z.string().startsWith("/").default("/"),
   NOTIFICATION_INTERVAL: duration.default(5_000),
   NOTIFICATION_LEASE: duration.default(60_000),
   NOTIFICATION_MAX_ATTEMPTS: integer(1, 50).default(5),
+  /** Requests to World a replica has out at once (reminders/runOnce): one that World is still retrying holds only its lane. */
+  NOTIFICATION_CONCURRENCY: integer(1, 32).default(8),
   /** How long a finished reminder (sent, not delivered, failed, abandoned, cancelled) is kept before it is purged. */
   NOTIFICATION_RETENTION: duration.default(7 * 86_400_000),
   /** The streak-at-risk nudge comes this long before a streak would lapse (its human has not claimed by then). */
@@ -324,9 +332,11 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       appId: raw.WORLD_APP_ID,
       apiKey: raw.WORLD_APP_API_KEY,
       apiUrl: raw.WORLD_APP_API_URL,
+      timeoutMs: raw.WORLD_APP_TIMEOUT,
       miniAppPath: raw.NOTIFICATION_MINI_APP_PATH,
       leaseMs: raw.NOTIFICATION_LEASE,
       maxAttempts: raw.NOTIFICATION_MAX_ATTEMPTS,
+      concurrency: raw.NOTIFICATION_CONCURRENCY,
       retentionMs: raw.NOTIFICATION_RETENTION,
       streakAtRiskWindowMs: raw.STREAK_AT_RISK_WINDOW,
       /** null: unlimited. */

@@ -390,9 +390,12 @@ describe("the World App transport, against a stand-in for the developer portal",
   let failCode = "failure";
   /** The portal takes the request and never answers (World then retries its own send: it may arrive). */
   let hang = false;
+  /** The portal answers this late (World answers only once its own retries are over: up to minutes). */
+  let answerAfterMs = 0;
   /** Requests whose headers reached the portal, bodies or not. */
   let headersSeen = 0;
   const appId = "app_0123456789abcdef";
+  let portalEnv: Record<string, string>;
 
   const readBody = (request: IncomingMessage) =>
     new Promise<string>((resolve) => {
@@ -415,34 +418,36 @@ describe("the World App transport, against a stand-in for the developer portal",
         if (request.headers.authorization !== "Bearer portal-key") return reply(401, { code: "unauthorized" });
         const body = JSON.parse(text) as PortalRequest["body"];
         requests.push({ authorization: request.headers.authorization, body });
+        const answer = () => {
+          if (failWith) return reply(failWith, { code: failCode });
+          // As strict as World's portal: any rule broken refuses the whole request.
+          const problems = worldSendNotificationProblems(body);
+          if (problems.length > 0) return reply(400, { code: "validation_error", detail: problems.join("; ") });
+          return reply(200, {
+            success: true,
+            status: 200,
+            result: body.wallet_addresses.map((walletAddress) =>
+              disabled.has(walletAddress)
+                ? { walletAddress, sent: false, reason: "User has notification disabled for this mini app" }
+                : { walletAddress, sent: true },
+            ),
+          });
+        };
         if (hang) return;
-        if (failWith) return reply(failWith, { code: failCode });
-        // As strict as World's portal: any rule broken refuses the whole request.
-        const problems = worldSendNotificationProblems(body);
-        if (problems.length > 0) return reply(400, { code: "validation_error", detail: problems.join("; ") });
-        return reply(200, {
-          success: true,
-          status: 200,
-          result: body.wallet_addresses.map((walletAddress) =>
-            disabled.has(walletAddress)
-              ? { walletAddress, sent: false, reason: "User has notification disabled for this mini app" }
-              : { walletAddress, sent: true },
-          ),
-        });
+        if (answerAfterMs > 0) setTimeout(answer, answerAfterMs);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => portal.listen(0, "127.0.0.1", resolve));
-    app = await createTestApp({
-      indexer,
-      env: {
-        ...env,
-        NOTIFICATIONS_TRANSPORT: "world-app",
-        WORLD_APP_ID: appId,
-        WORLD_APP_API_KEY: "portal-key",
-        WORLD_APP_API_URL: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`,
-        NOTIFICATION_MINI_APP_PATH: "/?from=reminder",
-      },
-    });
+    portalEnv = {
+      ...env,
+      NOTIFICATIONS_TRANSPORT: "world-app",
+      WORLD_APP_ID: appId,
+      WORLD_APP_API_KEY: "portal-key",
+      WORLD_APP_API_URL: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`,
+      NOTIFICATION_MINI_APP_PATH: "/?from=reminder",
+    };
+    app = await createTestApp({ indexer, env: portalEnv });
   });
   afterAll(async () => {
     await app.close();
@@ -518,7 +523,7 @@ describe("the World App transport, against a stand-in for the developer portal",
   });
 
   it("writes a request's body only once the caller has recorded it, on an open connection; a body that never left is retried", async () => {
-    const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: "portal-key" });
+    const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: "portal-key", timeoutMs: 10_000 });
     const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "en" as const }];
     const notification = { localisations: claimReminderLocalisations(), miniAppPath: `worldapp://mini-app?app_id=${appId}&path=%2F` };
     // While the caller records the request, the portal holds its headers and not its body: a worker that dies then
@@ -541,6 +546,35 @@ describe("the World App transport, against a stand-in for the developer portal",
     expect(String(failure)).not.toMatch(/may have reached World/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(requests.length - bodiesBefore).toBe(1);
+  });
+
+  it("holds the lease of reminders while World is still answering: another replica neither abandons nor takes them", async () => {
+    // Two replicas whose leases last 300 ms; World answers after 1.5 s, as when it retries its own send.
+    const short = { ...portalEnv, NOTIFICATION_LEASE: "300ms" };
+    const [sender, other] = await Promise.all([
+      createTestApp({ indexer, env: short, testDatabase: app.db }),
+      createTestApp({ indexer, env: short, testDatabase: app.db }),
+    ]);
+    answerAfterMs = 1_500;
+    try {
+      const addresses = await dueJobs(3);
+      const sending = sender.app.services.reminders.runOnce();
+      const meanwhile: { abandoned: number; released: number; sent: number }[] = [];
+      while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 8; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        meanwhile.push(await other.app.services.reminders.runOnce());
+      }
+      const summary = await sending;
+      expect(meanwhile.every((pass) => pass.abandoned === 0 && pass.released === 0 && pass.sent === 0)).toBe(true);
+      expect(summary.sent).toBe(3);
+      expect(requests).toHaveLength(1);
+      const jobs = await db().notificationJob.findMany({ where: { address: { in: addresses } } });
+      expect(jobs.map((job) => job.status)).toEqual(["sent", "sent", "sent"]);
+    } finally {
+      answerAfterMs = 0;
+      await Promise.all([sender.close(), other.close()]);
+    }
   });
 
   it("never sends again a request that may have reached World (a timeout): at most once", async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worldRequestBody } from "../src/services/notifications/transport.js";
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
-import { SEND_NOTIFICATION_PATH, standInForWorld, worldApiKey, type StandIn } from "../scripts/world-stand-in.js";
+import { SEND_NOTIFICATION_PATH, standInForWorld, WORLD_RETRY_BACKOFF_MS, worldApiKey, type StandIn } from "../scripts/world-stand-in.js";
 
 // The reminders bench's stand-in for World must refuse what World's send-notification route refuses (developer-portal
 // web/api/v2/minikit/send-notification): a looser one would let the bench count reminders World never sends.
@@ -85,17 +85,20 @@ describe("the stand-in for World's send-notification API", () => {
     expect(world.received).toBe(before);
   });
 
-  it("answers a request World's upstream throttles as World does: a 500 (World never passes a 429 on), nothing sent", async () => {
+  it("answers a request World's upstream throttles as World does: a 500 once World's retries are over (never a 429), nothing sent", async () => {
     // developer-portal send-notification: its upstream's 429, after its own retries, becomes a 500 for the caller.
-    const throttled = standInForWorld({ reminders: 10, answerMs: 0, throttledEvery: 1, appId, apiKey });
+    expect(WORLD_RETRY_BACKOFF_MS).toBe(153_300);
+    const throttled = standInForWorld({ reminders: 10, answerMs: 0, throttledEvery: 1, throttledAnswerMs: 400, appId, apiKey });
     throttled.server.listen(0, "127.0.0.1");
     await once(throttled.server, "listening");
     try {
+      const sentAt = Date.now();
       const response = await fetch(`http://127.0.0.1:${(throttled.server.address() as AddressInfo).port}${SEND_NOTIFICATION_PATH}`, {
         method: "POST",
         headers: withKey,
         body,
       });
+      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(350);
       expect(response.status).toBe(500);
       expect(await response.json()).toMatchObject({ code: "internal_server_error", attribute: "notification" });
       expect(throttled.throttled).toBe(1);

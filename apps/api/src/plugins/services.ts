@@ -83,7 +83,7 @@ async function streakCacheStore(options: ServicesOptions, log: FastifyBaseLogger
 function notificationTransport(options: ServicesOptions, log: FastifyBaseLogger): NotificationTransport {
   const { notifications } = options.config;
   if (notifications.transport === "world-app" && notifications.apiKey) {
-    return createWorldAppTransport({ apiUrl: notifications.apiUrl, appId: notifications.appId, apiKey: notifications.apiKey });
+    return createWorldAppTransport({ apiUrl: notifications.apiUrl, appId: notifications.appId, apiKey: notifications.apiKey, timeoutMs: notifications.timeoutMs });
   }
   return createOutboxTransport(options.database.prisma, log, notifications.appId);
 }
@@ -187,6 +187,7 @@ export default fp<ServicesOptions>(
       miniAppPath: config.notifications.miniAppPath,
       leaseMs: config.notifications.leaseMs,
       maxAttempts: config.notifications.maxAttempts,
+      concurrency: config.notifications.concurrency,
       retentionMs: config.notifications.retentionMs,
       streakAtRiskWindowMs: config.notifications.streakAtRiskWindowMs,
       perUserPerDay: config.notifications.perUserPerDay,

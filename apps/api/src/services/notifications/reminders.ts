@@ -19,9 +19,18 @@ export interface ReminderServiceOptions {
   transport: NotificationTransport;
   appId: string;
   miniAppPath: string;
-  /** How long a worker holds the jobs it is sending. */
+  /**
+   * How long a worker holds the jobs it leased before another may take them (those it had not started sending) or
+   * abandon them (those it had). Renewed while their request is out, however long World takes to answer.
+   */
   leaseMs: number;
   maxAttempts: number;
+  /**
+   * How many requests a worker has out at once (default 1), each lane leasing its next batch when its last is
+   * answered: World answers a request its upstream throttled only once its own retries are over (minutes), and the
+   * other lanes go on meanwhile.
+   */
+  concurrency?: number;
   /** How long a finished job is kept (default 7 days): World's per-day budget reads one day back. */
   retentionMs?: number;
   /** How long before a streak would lapse the nudge comes (default 4 h). */
@@ -156,6 +165,23 @@ export function createReminderService(options: ReminderServiceOptions) {
     if (count > 0) log.warn({ count }, "reminders abandoned: their worker stopped while sending");
     if (released > 0) log.warn({ count: released }, "reminders due again: their worker stopped before sending them");
     return { abandoned: count, released };
+  }
+
+  /**
+   * Keeps the lease of these jobs while their request is out: World answers only once its own retries are over (up
+   * to minutes), and a lease that ran out meanwhile would let another worker abandon them (or, not yet requested,
+   * send them again) while the request may still deliver them. A worker that stops renews no more. Returns the stop.
+   */
+  function holdLease(ids: string[]): () => void {
+    const renew = () => {
+      const until = new Date(clock.now().getTime() + options.leaseMs);
+      prisma.notificationJob
+        .updateMany({ where: { id: { in: ids }, status: "sending", lockedBy: workerId }, data: { lockedUntil: until } })
+        .catch((error: unknown) => log.warn({ err: error, jobs: ids.length }, "could not renew the lease of reminders being sent"));
+    };
+    const timer = setInterval(renew, Math.max(options.leaseMs / 3, 10));
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async function lease(now: Date, limit: number): Promise<LeasedJob[]> {
@@ -297,6 +323,7 @@ export function createReminderService(options: ReminderServiceOptions) {
       await prisma.notificationJob.updateMany({ where: { id: { in: jobs.map((job) => job.id) } }, data: { result: REQUESTED } });
     };
     let results;
+    const release = holdLease(jobs.map((job) => job.id));
     try {
       results = await transport.send(recipients, { localisations: texts, miniAppPath: link }, requestStarting);
     } catch (error) {
@@ -306,6 +333,8 @@ export function createReminderService(options: ReminderServiceOptions) {
       else log.error({ err: failure, jobs: jobs.length, retryable: false }, "sending reminders failed: not retried");
       await retryLater(jobs, failure, summary);
       return false;
+    } finally {
+      release();
     }
     const byAddress = new Map(results.map((result) => [result.address.toLowerCase(), result]));
     // The day a reminder counts against (World's per-day setting) is the API's clock's.
@@ -340,18 +369,24 @@ export function createReminderService(options: ReminderServiceOptions) {
     const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, abandoned: 0, released: 0 };
     ({ abandoned: summary.abandoned, released: summary.released } = await abandonExpiredLeases(new Date()));
     const started = Date.now();
-    while (Date.now() - started < budgetMs) {
-      const jobs = await lease(clock.now(), transport.maxRecipients);
-      if (jobs.length === 0) break;
-      // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim
-      // reminder due with it (it says the claim is open, and more); one request per kind (the texts differ).
-      const nudges = await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary);
-      const allowed = await withinDailyBudget([...nudges, ...jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND)], summary);
-      const claimsSent = await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
-      const nudgesSent = await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
-      // World said wait (or refused the request): the next pass tries again, after its backoff.
-      if (!claimsSent || !nudgesSent) break;
-    }
+    const lane = async () => {
+      while (Date.now() - started < budgetMs) {
+        const jobs = await lease(clock.now(), transport.maxRecipients);
+        if (jobs.length === 0) return;
+        // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim
+        // reminder due with it (it says the claim is open, and more); one request per kind (the texts differ).
+        const nudges = await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary);
+        const allowed = await withinDailyBudget([...nudges, ...jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND)], summary);
+        const claimsSent = await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
+        const nudgesSent = await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
+        // World said wait (or refused the request): this lane tries again next pass, after the batch's backoff.
+        if (!claimsSent || !nudgesSent) return;
+      }
+    };
+    // Every lane ends before the pass does (a lane that failed does not leave the others running into the next pass).
+    const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, lane));
+    const failed = lanes.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed) throw failed.reason;
     return summary;
   }
 

@@ -18,7 +18,8 @@ export interface WorldAppTransportOptions {
   apiUrl: string;
   appId: string;
   apiKey: string;
-  timeoutMs?: number;
+  /** The whole exchange; longer than World's own retrying (env.ts, WORLD_APP_TIMEOUT). */
+  timeoutMs: number;
 }
 
 /**
@@ -40,7 +41,7 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
       const payload = JSON.stringify(body);
       let response: HttpAnswer;
       try {
-        response = await postBodyLast(endpoint, options.apiKey, payload, options.timeoutMs ?? 15_000, requestStarting);
+        response = await postBodyLast(endpoint, options.apiKey, payload, options.timeoutMs, requestStarting);
       } catch (error) {
         // World retries its own upstream send and de-duplicates nothing: a request whose body may have reached it (a
         // timeout, a reset) is never sent again, so nobody is notified twice. Only one whose body never left is retried.
