@@ -313,6 +313,31 @@ describe("pending referrals expire (REFERRAL_PENDING_TTL)", () => {
     expect((await t.app.services.referrals.activate(referral.id)).outcome).toBe("unchanged");
   });
 
+  it("two replicas sweeping at once check each pending referral once, and none again within the recheck time", async () => {
+    for (let i = 0; i < 4; i++) await pendingReferral(1 * DAY_MS);
+    const other = await createTestApp({ indexer, env: { REFERRAL_PENDING_TTL: "30d" }, testDatabase: t.db });
+    const prisma = t.db.database.prisma;
+    try {
+      // What one sweep over every pending referral asks the indexer.
+      await prisma.referral.updateMany({ where: { status: "pending" }, data: { lastCheckedAt: null } });
+      let before = indexer.calls;
+      await t.app.services.referrals.activateDue(1_000, 60_000);
+      const alone = indexer.calls - before;
+      expect(alone).toBeGreaterThan(0);
+      // Two replicas at once ask no more between them.
+      await prisma.referral.updateMany({ where: { status: "pending" }, data: { lastCheckedAt: null } });
+      before = indexer.calls;
+      await Promise.all([t.app.services.referrals.activateDue(1_000, 60_000), other.app.services.referrals.activateDue(1_000, 60_000)]);
+      expect(indexer.calls - before).toBe(alone);
+      // Checked a moment ago: the next sweep leaves them alone.
+      before = indexer.calls;
+      await other.app.services.referrals.activateDue(1_000, 60_000);
+      expect(indexer.calls - before).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("still pays a referee who minted in time although the check came after the end", async () => {
     const { referral, referee } = await pendingReferral(31 * DAY_MS);
     indexer.mint(referee.account.address, BigInt(80_000_000 + ++counter), Math.floor((Date.now() - 30 * DAY_MS) / 1000));

@@ -15,7 +15,7 @@ export default fp<{ config: Config }>(
     fastify.addHook("onReady", (hookDone) => {
       const { referrals, payouts, auth, reminders, streaks } = fastify.services;
       const log = fastify.log.child({ service: "workers" });
-      loops.push(startLoop("referral-activation", config.workers.activationIntervalMs, () => referrals.activateDue(50), log));
+      loops.push(startLoop("referral-activation", config.workers.activationIntervalMs, () => referrals.activateDue(50, config.workers.activationIntervalMs), log));
       loops.push(startLoop("auth-purge", 3_600_000, () => auth.purgeExpired(), log));
       loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
       loops.push(startLoop("reminder-purge", 3_600_000, () => reminders.purgeFinished(), log));

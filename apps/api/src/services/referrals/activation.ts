@@ -171,14 +171,24 @@ export function createReferralActivation(options: ActivationOptions) {
     });
   }
 
-  /** Checks up to `limit` pending referrals, least recently checked first. Returns how many became payable. */
-  async function activateDue(limit: number): Promise<number> {
-    const due = await prisma.referral.findMany({
-      where: { status: "pending" },
-      orderBy: [{ lastCheckedAt: { sort: "asc", nulls: "first" } }, { createdAt: "asc" }],
-      take: limit,
-      select: { id: true },
-    });
+  /**
+   * Checks up to `limit` pending referrals, least recently checked first, none checked by a sweep in the last
+   * `recheckAfterMs`. Returns how many became payable. The batch is taken in one statement that marks it checked (rows
+   * another replica is taking are skipped): replicas sweeping at once share the pending referrals instead of each
+   * checking the same least recently checked ones against the indexer.
+   */
+  async function activateDue(limit: number, recheckAfterMs = 0): Promise<number> {
+    const now = new Date();
+    const due = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE "referral" SET "last_checked_at" = ${now}
+       WHERE "id" IN (
+         SELECT "id" FROM "referral"
+          WHERE "status" = 'pending' AND ("last_checked_at" IS NULL OR "last_checked_at" <= ${new Date(now.getTime() - recheckAfterMs)})
+          ORDER BY "last_checked_at" ASC NULLS FIRST, "created_at" ASC
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED)
+         AND "status" = 'pending'
+      RETURNING "id"`;
     let payable = 0;
     for (const { id } of due) {
       try {
