@@ -313,7 +313,7 @@ describe("pending referrals expire (REFERRAL_PENDING_TTL)", () => {
     expect((await t.app.services.referrals.activate(referral.id)).outcome).toBe("unchanged");
   });
 
-  it("two replicas sweeping at once check each pending referral once, and none again within the recheck time", async () => {
+  it("two replicas sweeping at once check each pending referral once, none again within the recheck time, all in one pass", async () => {
     for (let i = 0; i < 4; i++) await pendingReferral(1 * DAY_MS);
     const other = await createTestApp({ indexer, env: { REFERRAL_PENDING_TTL: "30d" }, testDatabase: t.db });
     const prisma = t.db.database.prisma;
@@ -333,6 +333,12 @@ describe("pending referrals expire (REFERRAL_PENDING_TTL)", () => {
       before = indexer.calls;
       await other.app.services.referrals.activateDue(1_000, 60_000);
       expect(indexer.calls - before).toBe(0);
+      // The worker's pass takes batch after batch until none is due (here batches of 2): one pass checks them all.
+      await prisma.referral.updateMany({ where: { status: "pending" }, data: { lastCheckedAt: null } });
+      before = indexer.calls;
+      await t.app.services.referrals.sweepPending(2, 60_000, 60_000);
+      expect(indexer.calls - before).toBe(alone);
+      expect(await prisma.referral.count({ where: { status: "pending", lastCheckedAt: null } })).toBe(0);
     } finally {
       await other.close();
     }

@@ -15,7 +15,9 @@ export default fp<{ config: Config }>(
     fastify.addHook("onReady", (hookDone) => {
       const { referrals, payouts, auth, reminders, streaks } = fastify.services;
       const log = fastify.log.child({ service: "workers" });
-      loops.push(startLoop("referral-activation", config.workers.activationIntervalMs, () => referrals.activateDue(50, config.workers.activationIntervalMs), log));
+      // Pending referrals in batches of 50 for up to a third of the interval, each checked at most once an interval.
+      const activationMs = config.workers.activationIntervalMs;
+      loops.push(startLoop("referral-activation", activationMs, () => referrals.sweepPending(50, activationMs, activationMs / 3), log));
       loops.push(startLoop("auth-purge", 3_600_000, () => auth.purgeExpired(), log));
       loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
       loops.push(startLoop("reminder-purge", 3_600_000, () => reminders.purgeFinished(), log));

@@ -83,6 +83,7 @@ export function createReferralService(options: ReferralServiceOptions) {
     eligibility: acceptance.eligibility,
     activate: activation.activate,
     activateDue: activation.activateDue,
+    sweepPending: activation.sweep,
     earnings: earnings.earnings,
     forget,
     /** For the invalidation channel: what another process changed. */
