@@ -577,6 +577,26 @@ describe("the World App transport, against a stand-in for the developer portal",
     }
   });
 
+  it("a pass that is told to stop (the process is shutting down) leases nothing more, and its request out is answered", async () => {
+    const oneLane = await createTestApp({ indexer, env: { ...portalEnv, NOTIFICATION_CONCURRENCY: "1" }, testDatabase: app.db });
+    answerAfterMs = 300;
+    try {
+      const addresses = await dueJobs(2_500);
+      const stopping = new AbortController();
+      const pass = oneLane.app.services.reminders.runOnce(60_000, stopping.signal);
+      while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      stopping.abort();
+      const summary = await pass;
+      expect(summary.sent).toBe(1_000);
+      expect(requests).toHaveLength(1);
+      const byStatus = await db().notificationJob.groupBy({ by: ["status"], where: { address: { in: addresses } }, _count: { _all: true } });
+      expect(Object.fromEntries(byStatus.map((row) => [row.status, row._count._all]))).toEqual({ sent: 1_000, pending: 1_500 });
+    } finally {
+      answerAfterMs = 0;
+      await oneLane.close();
+    }
+  });
+
   it("never sends again a request that may have reached World (a timeout): at most once", async () => {
     hang = true;
     try {

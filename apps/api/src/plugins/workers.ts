@@ -17,11 +17,11 @@ export default fp<{ config: Config }>(
       const log = fastify.log.child({ service: "workers" });
       // Pending referrals in batches of 50 for up to a third of the interval, each checked at most once an interval.
       const activationMs = config.workers.activationIntervalMs;
-      loops.push(startLoop("referral-activation", activationMs, () => referrals.sweepPending(50, activationMs, activationMs / 3), log));
+      loops.push(startLoop("referral-activation", activationMs, (stopping) => referrals.sweepPending(50, activationMs, activationMs / 3, stopping), log));
       loops.push(startLoop("auth-purge", 3_600_000, () => auth.purgeExpired(), log));
       loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
       loops.push(startLoop("reminder-purge", 3_600_000, () => reminders.purgeFinished(), log));
-      loops.push(startLoop("claim-reminders", config.workers.notificationIntervalMs, () => reminders.runOnce(), log));
+      loops.push(startLoop("claim-reminders", config.workers.notificationIntervalMs, (stopping) => reminders.runOnce(60_000, stopping), log));
       // With a payout wallet, also when neither side is `auto` (any longer): rewards queued before still get paid.
       if (config.payoutWalletKey) {
         loops.push(startLoop("referral-payouts", config.workers.payoutIntervalMs, () => payouts.runOnce(), log));

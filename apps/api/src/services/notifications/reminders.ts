@@ -363,14 +363,15 @@ export function createReminderService(options: ReminderServiceOptions) {
 
   /**
    * Sends every due reminder, in batches the transport takes, until none is due or the pass has run `budgetMs` (a
-   * million due in one hour drain in passes, not ten batches a tick); returns what happened.
+   * million due in one hour drain in passes, not ten batches a tick), or `stopping` is aborted (the process is
+   * shutting down: the requests out are answered, no new batch is leased); returns what happened.
    */
-  async function runOnce(budgetMs = 60_000): Promise<RunSummary> {
+  async function runOnce(budgetMs = 60_000, stopping?: AbortSignal): Promise<RunSummary> {
     const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, abandoned: 0, released: 0 };
     ({ abandoned: summary.abandoned, released: summary.released } = await abandonExpiredLeases(new Date()));
     const started = Date.now();
     const lane = async () => {
-      while (Date.now() - started < budgetMs) {
+      while (Date.now() - started < budgetMs && !stopping?.aborted) {
         const jobs = await lease(clock.now(), transport.maxRecipients);
         if (jobs.length === 0) return;
         // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim

@@ -204,15 +204,16 @@ export function createReferralActivation(options: ActivationOptions) {
   /**
    * The worker's pass: batches of `batch` (activateDue) until none is due or `budgetMs` has passed, so that a backlog
    * drains at the indexer's pace rather than one batch per interval (50 every 15 s was 3.3 checks a second a
-   * replica: a million pending referrals took days to come round). Returns how many became payable.
+   * replica: a million pending referrals took days to come round); none after `stopping` (the process is shutting
+   * down). Returns how many became payable.
    */
-  async function sweep(batch: number, recheckAfterMs: number, budgetMs: number): Promise<number> {
+  async function sweep(batch: number, recheckAfterMs: number, budgetMs: number, stopping?: AbortSignal): Promise<number> {
     const started = Date.now();
     let payable = 0;
     for (;;) {
       const pass = await activateDue(batch, recheckAfterMs);
       payable += pass.payable;
-      if (pass.checked < batch || Date.now() - started >= budgetMs) return payable;
+      if (pass.checked < batch || Date.now() - started >= budgetMs || stopping?.aborted) return payable;
     }
   }
 
