@@ -273,7 +273,7 @@ export function createReminderService(options: ReminderServiceOptions) {
   /**
    * World's per-day setting: the jobs (in the order given) that keep each address within `perUserPerDay` reminders
    * this UTC day (the API's clock: the chain's when a local chain runs ahead). Counted are the reminders sent today
-   * and those another worker is sending now, so two workers never both use the last one (in a tight race both may
+   * and those another worker (or lane) is sending now, so two never both use the last one (in a tight race both may
    * hold back: fewer, never more). The others are `not_delivered`.
    */
   async function withinDailyBudget(jobs: LeasedJob[], summary: RunSummary): Promise<LeasedJob[]> {
