@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { isWorldNotificationLanguage, messageProblem, titleProblem, worldSendNotificationProblems } from "@oro/clients";
 import { CLAIM_REMINDER, STREAK_AT_RISK, claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createOutboxTransport } from "../src/services/notifications/outbox-transport.js";
+import { createReminderService } from "../src/services/notifications/reminders.js";
+import type { NotificationTransport } from "../src/services/notifications/transport.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
 import { LOCALES } from "../src/lib/locales.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
@@ -363,6 +365,28 @@ describe("sending reminders (development outbox)", () => {
     expect(left.map((job) => job.id).sort()).toEqual([recentSent.id, oldPending.id].sort());
   });
 
+  it("a pass told to stop (the process is shutting down) leases nothing more, and its request out is answered", async () => {
+    const stopping = new AbortController();
+    const outbox = createOutboxTransport(prisma(), t.app.log, "app_staging_oro_local");
+    // The outbox as it is, but the process is told to stop while the pass's first request is out.
+    const transport: NotificationTransport = {
+      ...outbox,
+      send: (...args) => {
+        stopping.abort();
+        return outbox.send(...args);
+      },
+    };
+    const reminders = createReminderService({ prisma: prisma(), indexer, transport, appId: "app_staging_oro_local", miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, concurrency: 1, log: t.app.log });
+    const addresses = Array.from({ length: 2_500 }, () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase());
+    await prisma().notificationJob.createMany({
+      data: addresses.map((address) => ({ id: randomUUID(), kind: "oro_claim", address, locale: "en", dueAt: new Date(Date.now() - 1_000) })),
+    });
+    const summary = await reminders.runOnce(60_000, stopping.signal);
+    expect(summary.sent).toBe(1_000);
+    const byStatus = await prisma().notificationJob.groupBy({ by: ["status"], where: { address: { in: addresses } }, _count: { _all: true } });
+    expect(Object.fromEntries(byStatus.map((row) => [row.status, row._count._all]))).toEqual({ sent: 1_000, pending: 1_500 });
+  });
+
   it("sends a reminder whose worker stopped after leasing it but before its request started: nothing was lost", async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
     const job = await prisma().notificationJob.create({
@@ -574,26 +598,6 @@ describe("the World App transport, against a stand-in for the developer portal",
     } finally {
       answerAfterMs = 0;
       await Promise.all([sender.close(), other.close()]);
-    }
-  });
-
-  it("a pass that is told to stop (the process is shutting down) leases nothing more, and its request out is answered", async () => {
-    const oneLane = await createTestApp({ indexer, env: { ...portalEnv, NOTIFICATION_CONCURRENCY: "1" }, testDatabase: app.db });
-    answerAfterMs = 300;
-    try {
-      const addresses = await dueJobs(2_500);
-      const stopping = new AbortController();
-      const pass = oneLane.app.services.reminders.runOnce(60_000, stopping.signal);
-      while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      stopping.abort();
-      const summary = await pass;
-      expect(summary.sent).toBe(1_000);
-      expect(requests).toHaveLength(1);
-      const byStatus = await db().notificationJob.groupBy({ by: ["status"], where: { address: { in: addresses } }, _count: { _all: true } });
-      expect(Object.fromEntries(byStatus.map((row) => [row.status, row._count._all]))).toEqual({ sent: 1_000, pending: 1_500 });
-    } finally {
-      answerAfterMs = 0;
-      await oneLane.close();
     }
   });
 
