@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { recordBenchFigure } from "@oro/dev-stack";
 import pg from "pg";
 import { createScratchDatabase } from "../src/db/scratch.js";
-import { standInForWorld, WORLD_RETRY_BACKOFF_MS, worldApiKey } from "./world-stand-in.js";
+import { standInForWorld, worldApiKey, worldThrottledAnswerMs } from "./world-stand-in.js";
 import { databasePrefix, fakeIndexer, migratedClient, freePort, postgresServerUrl, start, waitForOk, numberOption as option } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
@@ -21,7 +21,7 @@ const ANSWER_MS = option("answer-ms", 200);
 /** Every n-th request finds World's upstream throttling: World answers it 500 (never 429) and sends nothing. */
 const THROTTLED_EVERY = option("throttled-every", 50);
 /** When World answers a throttled request: after its own retries, as World does (about 155 s), unless given. */
-const THROTTLED_ANSWER_MS = option("throttled-answer-ms", WORLD_RETRY_BACKOFF_MS + 10 * ANSWER_MS);
+const THROTTLED_ANSWER_MS = option("throttled-answer-ms", worldThrottledAnswerMs(ANSWER_MS));
 /** The app and its API key World knows in the stand-in (the replicas are given the same). */
 const WORLD_APP_ID = "app_oro_reminders_bench";
 const WORLD_API_KEY = worldApiKey("key_bench", "bench-secret");

@@ -17,6 +17,9 @@ export const SEND_NOTIFICATION_PATH = "/api/v2/minikit/send-notification";
 /** What World waits between its 10 tries of a throttled upstream send: 300 ms doubling, nine times (153.3 s). */
 export const WORLD_RETRY_BACKOFF_MS = Array.from({ length: 9 }, (_, attempt) => 300 * 2 ** attempt).reduce((sum, ms) => sum + ms, 0);
 
+/** When World answers a throttled request: its 10 tries, each answered in `answerMs`, and the backoff between them. */
+export const worldThrottledAnswerMs = (answerMs: number) => WORLD_RETRY_BACKOFF_MS + 10 * answerMs;
+
 /** An API key as the developer portal issues it: `api_` and the base64 of `<key id>:<secret>`. */
 export function worldApiKey(id: string, secret: string): string {
   return `api_${Buffer.from(`${id}:${secret}`, "utf8").toString("base64")}`;
@@ -133,7 +136,7 @@ export function standInForWorld(options: StandInOptions): StandIn {
       if (state.requests % options.throttledEvery === 0) {
         state.throttled += 1;
         // World retries its upstream's 429s, then answers the caller 500, never 429 (the route's own comment).
-        const answerMs = options.throttledAnswerMs ?? WORLD_RETRY_BACKOFF_MS + 10 * options.answerMs;
+        const answerMs = options.throttledAnswerMs ?? worldThrottledAnswerMs(options.answerMs);
         setTimeout(() => send(500, { code: "internal_server_error", detail: "Server error occurred", attribute: "notification" }), answerMs);
         return;
       }
