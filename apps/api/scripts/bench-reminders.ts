@@ -1,11 +1,12 @@
-// pnpm --filter @oro/api bench (its second part) [--reminders 1000000] [--smoke]
+// pnpm --filter @oro/api bench (its second part) [--reminders 1000000] [--stop term|kill] [--smoke]
 // A million reminders due in the same hour (shared/TARGETS.md, "Reminders"): seeded as due jobs in a fresh
 // PostgreSQL database, sent by two API replicas (their reminder workers, as in production) through a stand-in for
 // World's send-notification endpoint that checks every request against World's own rules, answers after 200 ms,
 // and answers about one request in fifty as World does when its upstream send throttles (a 500, nothing sent, once
-// World's own retries are over: about 155 s). One replica is killed (SIGKILL) when 40% have arrived and started
-// again, as the compose file's restart policy does. Prints how long they took to arrive, whether each arrived
-// exactly once, and what became of the jobs the killed replica held.
+// World's own retries are over: about 155 s). When 40% have arrived one replica is stopped and, two seconds later,
+// started again (as a deploy or the compose file's restart policy does): told to stop (SIGTERM, a deploy), then, in
+// a second run, killed (SIGKILL, a crash). Prints, for each, how long they took to arrive, whether each arrived
+// exactly once, and what became of the jobs the stopped replica held.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
@@ -27,6 +28,19 @@ const WORLD_APP_ID = "app_oro_reminders_bench";
 const WORLD_API_KEY = worldApiKey("key_bench", "bench-secret");
 const TARGET_SECONDS = 600;
 const LANGUAGES = ["en", "es", "fil", "id", "ja", "ko", "pt", "th"];
+/** How the replica is stopped: told to (a deploy: it finishes what it sent) and killed (a crash); both unless given. */
+const STOPS = {
+  term: { signal: "SIGTERM", name: "told to stop (SIGTERM)", short: "told to stop" },
+  kill: { signal: "SIGKILL", name: "killed (SIGKILL)", short: "killed" },
+} as const;
+type Stop = (typeof STOPS)[keyof typeof STOPS];
+const stopArgument = process.argv.indexOf("--stop");
+const stopsToRun: Stop[] = (() => {
+  if (stopArgument < 0) return [STOPS.term, STOPS.kill];
+  const value = process.argv[stopArgument + 1];
+  if (value !== "term" && value !== "kill") throw new Error("--stop takes term or kill");
+  return [STOPS[value]];
+})();
 
 const serverUrl = postgresServerUrl();
 
@@ -56,7 +70,7 @@ async function statusCounts(url: string): Promise<Map<string, number>> {
   }
 }
 
-async function main(): Promise<void> {
+async function run(stop: Stop): Promise<void> {
   const scratch = await createScratchDatabase(serverUrl, databasePrefix("oro_api_bench_reminders"));
   const indexer = fakeIndexer();
   indexer.listen(0, "127.0.0.1");
@@ -65,6 +79,8 @@ async function main(): Promise<void> {
   world.server.listen(0, "127.0.0.1");
   await once(world.server, "listening");
   const replicas: ChildProcess[] = [];
+  /** Every process started, the stopped replica among them until it has exited. */
+  const processes: ChildProcess[] = [];
   try {
     await seed(scratch.url);
     const ports = [await freePort(), await freePort()];
@@ -80,38 +96,50 @@ async function main(): Promise<void> {
       WORLD_APP_ID,
       WORLD_APP_API_KEY: WORLD_API_KEY,
       NOTIFICATION_INTERVAL: "1s",
-      // A killed replica's jobs are given up (at most once) when their lease runs out.
+      // A killed replica's jobs are given up (at most once) when their lease runs out; one told to stop waits for its
+      // requests out (its shutdown allows WORLD_APP_TIMEOUT + 15 s: World's retries are over by then).
       NOTIFICATION_LEASE: "20s",
     });
     const startReplica = async (index: number) => {
       const port = ports[index] ?? 0;
       const child = start(`replica ${index + 1}`, ["src/server.ts"], replicaEnv(port));
       replicas[index] = child;
+      processes.push(child);
       await waitForOk(`http://127.0.0.1:${port}/api/health`, child);
     };
     const started = Date.now();
     await Promise.all([startReplica(0), startReplica(1)]);
 
-    // Kill one replica when 40% have arrived; start it again two seconds later.
-    let killedAt = 0;
+    // Stop one replica when 40% have arrived; start it again two seconds later, on a port of its own (one told to
+    // stop may still be finishing).
+    let stoppedAt = 0;
+    let stoppedExited: Promise<unknown> = Promise.resolve();
     let restartedAt = 0;
     let restart: Promise<unknown> = Promise.resolve();
     const deadline = started + (smoke ? 180_000 : 1_800_000);
     for (;;) {
-      if (killedAt === 0 && world.received >= REMINDERS * 0.4) {
-        replicas[0]?.kill("SIGKILL");
-        killedAt = Date.now();
-        restart = new Promise((resolve) => setTimeout(resolve, 2_000)).then(() => startReplica(0)).then(() => (restartedAt = Date.now()));
+      if (stoppedAt === 0 && world.received >= REMINDERS * 0.4) {
+        const stopped = replicas[0];
+        if (stopped) stoppedExited = once(stopped, "exit");
+        stopped?.kill(stop.signal);
+        stoppedAt = Date.now();
+        restart = new Promise((resolve) => setTimeout(resolve, 2_000))
+          .then(async () => {
+            ports[0] = await freePort();
+            await startReplica(0);
+          })
+          .then(() => (restartedAt = Date.now()));
       }
       const counts = await statusCounts(scratch.url);
       const open = (counts.get("pending") ?? 0) + (counts.get("sending") ?? 0);
-      if (open === 0 && killedAt > 0) break;
+      if (open === 0 && stoppedAt > 0) break;
       if (Date.now() > deadline) throw new Error(`not done after ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(Object.fromEntries(counts))}`);
       await new Promise((resolve) => setTimeout(resolve, smoke ? 200 : 1_000));
     }
 
-    // The killed replica is back (its restart policy) before the figures are read; a small run may end first.
+    // The stopped replica is back (its restart policy) and has exited before the figures are read; a small run may end first.
     await restart;
+    await stoppedExited;
     const counts = await statusCounts(scratch.url);
     let arrivedOnce = 0;
     let twice = 0;
@@ -131,23 +159,27 @@ async function main(): Promise<void> {
       ["never arrived (lost)", never.toLocaleString("en"), "0", never === 0],
       ["requests refused by World's rules (400)", world.refused.length.toLocaleString("en"), "0", world.refused.length === 0],
       ["requests without an API key (401)", world.unauthorized.toLocaleString("en"), "0", world.unauthorized === 0],
-      ["requests whose body never arrived (their replica killed first: nothing sent)", world.cutOff.toLocaleString("en"), "", null],
+      ["requests whose body never arrived (their replica stopped first: nothing sent)", world.cutOff.toLocaleString("en"), "", null],
       [`requests / throttled, answered 500 after ${(THROTTLED_ANSWER_MS / 1000).toFixed(1)} s (retried after backoff)`, `${world.requests.toLocaleString("en")} / ${world.throttled.toLocaleString("en")}`, "", null],
-      ["jobs: sent / abandoned by the killed replica / other", `${(counts.get("sent") ?? 0).toLocaleString("en")} / ${abandoned.toLocaleString("en")} / ${(REMINDERS - (counts.get("sent") ?? 0) - abandoned).toLocaleString("en")}`, "", null],
-      ["replica killed at / back at (from the start)", `${((killedAt - started) / 1000).toFixed(1)} s / ${restartedAt ? `${((restartedAt - started) / 1000).toFixed(1)} s` : "not yet"}`, "", null],
+      [`jobs: sent / abandoned by the replica ${stop.short} / other`, `${(counts.get("sent") ?? 0).toLocaleString("en")} / ${abandoned.toLocaleString("en")} / ${(REMINDERS - (counts.get("sent") ?? 0) - abandoned).toLocaleString("en")}`, "", null],
+      [`replica ${stop.short} at / back at (from the start)`, `${((stoppedAt - started) / 1000).toFixed(1)} s / ${restartedAt ? `${((restartedAt - started) / 1000).toFixed(1)} s` : "not yet"}`, "", null],
     ];
-    console.log(`\n${REMINDERS.toLocaleString("en")} reminders due at once, two API replicas, World stand-in answering in ${ANSWER_MS} ms, World's upstream throttling every ${THROTTLED_EVERY}th request (a 500 once World's retries are over)${smoke ? " (smoke size: figures meaningless)" : ""}`);
+    console.log(`\n${REMINDERS.toLocaleString("en")} reminders due at once, two API replicas, one ${stop.name} on the way, World stand-in answering in ${ANSWER_MS} ms, World's upstream throttling every ${THROTTLED_EVERY}th request (a 500 once World's retries are over)${smoke ? " (smoke size: figures meaningless)" : ""}`);
     console.log("| figure | measured | target | met |\n|---|---|---|---|");
     for (const [figure, measured, target, met] of rows) {
       console.log(`| ${figure} | ${measured} | ${target} | ${met === null ? "—" : met ? "yes" : "NO"} |`);
-      recordBenchFigure({ bench: "@oro/api", figure: `reminders: ${figure}`, measured, target, met });
+      recordBenchFigure({ bench: "@oro/api", figure: `reminders, a replica ${stop.name}: ${figure}`, measured, target, met });
     }
     if (world.refused.length > 0) console.log(`World would refuse: ${world.refused[0]}`);
-    console.log("The killed replica's jobs in flight are abandoned, never sent again (World de-duplicates nothing); those whose");
-    console.log("request World had already accepted count as arrived above: a reminder is lost only if it never reached World.");
+    if (stop === STOPS.kill) {
+      console.log("The killed replica's jobs in flight are abandoned, never sent again (World de-duplicates nothing); those whose");
+      console.log("request World had already accepted count as arrived above: a reminder is lost only if it never reached World.");
+    } else {
+      console.log("The replica told to stop leased nothing more and waited for World's answers to its requests out before it exited.");
+    }
     if (twice > 0 || never > 0 || world.refused.length > 0 || world.unauthorized > 0) process.exitCode = 1;
   } finally {
-    const running = replicas.filter((child) => child.exitCode === null && child.signalCode === null);
+    const running = processes.filter((child) => child.exitCode === null && child.signalCode === null);
     const exited = running.map((child) => once(child, "exit"));
     for (const child of running) child.kill("SIGTERM");
     await Promise.all(exited);
@@ -157,4 +189,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+for (const stop of stopsToRun) await run(stop);

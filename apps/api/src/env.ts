@@ -211,6 +211,12 @@ const schema = z.object({
    * delivered, or refused with nothing sent, and either way its reminders end failed (never sent again: at most once).
    */
   WORLD_APP_TIMEOUT: duration.default(240_000),
+  /**
+   * How long a stopping process (SIGTERM) may take before it exits anyway. Unset: 15 s, or WORLD_APP_TIMEOUT + 15 s
+   * when this process sends reminders to World, so that a request World is still retrying is answered, not abandoned
+   * (the orchestrator's grace period, compose's stop_grace_period, must be longer).
+   */
+  SHUTDOWN_GRACE: duration.optional(),
   /** Where a reminder opens the mini app. */
   NOTIFICATION_MINI_APP_PATH: z.string().startsWith("/").default("/"),
   NOTIFICATION_INTERVAL: duration.default(5_000),
@@ -260,6 +266,9 @@ const schema = z.object({
 
 export type Config = ReturnType<typeof toConfig>;
 
+/** What a stopping process needs beside World's answers: requests in flight, the last writes, closing connections. */
+const SHUTDOWN_MARGIN_MS = 15_000;
+
 function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
   const paymentTypes = [raw.REFERRAL_REFERRER_PAYMENT, raw.REFERRAL_REFEREE_PAYMENT];
   return {
@@ -275,6 +284,9 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       ? ({ kind: "postgres", url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } as const)
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
     migrateOnStart: raw.MIGRATE_ON_START,
+    shutdownGraceMs:
+      raw.SHUTDOWN_GRACE ??
+      (raw.WORKERS_ENABLED && raw.NOTIFICATIONS_TRANSPORT === "world-app" ? raw.WORLD_APP_TIMEOUT : 0) + SHUTDOWN_MARGIN_MS,
     corsOrigins: raw.CORS_ORIGINS,
     rateLimit: {
       perIp: raw.RATE_LIMIT_PER_IP,

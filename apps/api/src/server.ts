@@ -22,11 +22,12 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, "shutting down: finishing requests and background work");
+    const graceSeconds = Math.round(config.shutdownGraceMs / 1000);
+    app.log.info({ signal, graceSeconds }, "shutting down: no new requests; finishing requests and background work");
     const timer = setTimeout(() => {
-      app.log.error("shutdown took longer than 15 s: exiting");
+      app.log.error(`shutdown took longer than ${graceSeconds} s: exiting`);
       process.exit(1);
-    }, 15_000);
+    }, config.shutdownGraceMs);
     timer.unref();
     app.close().then(
       () => process.exit(0),

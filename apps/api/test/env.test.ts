@@ -119,6 +119,14 @@ describe("configuration", () => {
     expect(() => loadConfig({ DATABASE_URL: "postgresql://oro@db/oro", DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it("gives a stopping process time to hear World's answers when it sends reminders (WORLD_APP_TIMEOUT + 15 s), 15 s otherwise", () => {
+    expect(loadConfig(productionBase).shutdownGraceMs).toBe(255_000);
+    expect(loadConfig({ ...productionBase, WORLD_APP_TIMEOUT: "60s" }).shutdownGraceMs).toBe(75_000);
+    expect(loadConfig({ ...productionBase, WORKERS_ENABLED: "false" }).shutdownGraceMs).toBe(15_000);
+    expect(loadConfig({}).shutdownGraceMs).toBe(15_000);
+    expect(loadConfig({ ...productionBase, SHUTDOWN_GRACE: "30s" }).shutdownGraceMs).toBe(30_000);
+  });
+
   it("takes World ID 4.0's enrolment action from the chain's deployment record, unless WORLD_ID_ENROLMENT_ACTION says", () => {
     expect(loadConfig({}).worldId).toMatchObject({ action: CLAIM_ACTION, enrolmentAction: deployments[CHAIN_IDS.development].worldId.enrolmentAction });
     expect(loadConfig({ WORLD_ID_ENROLMENT_ACTION: "oro-enrolment-2" }).worldId.enrolmentAction).toBe("oro-enrolment-2");

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, get as httpGet, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -598,6 +598,40 @@ describe("the World App transport, against a stand-in for the developer portal",
     } finally {
       answerAfterMs = 0;
       await Promise.all([sender.close(), other.close()]);
+    }
+  });
+
+  it("a replica shutting down stops serving at once but waits for the request World is still answering: its reminders are sent", async () => {
+    const replica = await createTestApp({ indexer, env: { ...portalEnv, WORKERS_ENABLED: "true", NOTIFICATION_INTERVAL: "50ms" }, testDatabase: app.db });
+    await replica.app.listen({ host: "127.0.0.1", port: 0 });
+    const port = (replica.app.server.address() as AddressInfo).port;
+    /** The HTTP status of GET /api/health on a fresh connection, or the connection's error code. */
+    const health = () =>
+      new Promise<number | string>((resolve) => {
+        const request = httpGet({ host: "127.0.0.1", port, path: "/api/health", agent: false }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      });
+    answerAfterMs = 3_000;
+    let answered = false;
+    try {
+      const addresses = await dueJobs(3);
+      expect(await health()).toBe(200);
+      while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const closing = replica.close().then(() => (answered = requests.length > 0));
+      // While World is still answering, the replica no longer takes connections (not a 503 from a process still up).
+      let seen = await health();
+      while (seen === 200) seen = await health();
+      expect(answered).toBe(false);
+      expect(["ECONNREFUSED", "ECONNRESET"]).toContain(seen);
+      await closing;
+      expect(requests).toHaveLength(1);
+      const jobs = await db().notificationJob.findMany({ where: { address: { in: addresses } } });
+      expect(jobs.map((job) => job.status)).toEqual(["sent", "sent", "sent"]);
+    } finally {
+      answerAfterMs = 0;
     }
   });
 

@@ -28,8 +28,17 @@ export default fp<{ config: Config }>(
       }
       hookDone();
     });
-    fastify.addHook("preClose", async () => {
-      await Promise.all(loops.map((loop) => loop.stop()));
+    // Closing tells every loop to stop at once (a pass leases nothing more) but waits for them only once the server
+    // has stopped listening: a request World is still retrying (minutes) is waited for without this process answering
+    // 503 meanwhile; the load balancer sends its traffic to the other replicas.
+    let stopped: Promise<unknown> | undefined;
+    const stopAll = () => (stopped ??= Promise.all(loops.map((loop) => loop.stop())));
+    fastify.addHook("preClose", (hookDone) => {
+      void stopAll();
+      hookDone();
+    });
+    fastify.addHook("onClose", async () => {
+      await stopAll();
     });
     done();
   },
