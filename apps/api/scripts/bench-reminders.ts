@@ -81,6 +81,8 @@ async function run(stop: Stop): Promise<void> {
   const replicas: ChildProcess[] = [];
   /** Every process started, the stopped replica among them until it has exited. */
   const processes: ChildProcess[] = [];
+  /** What the replicas logged at warn or above (World's throttled answers aside), in order. */
+  const logged: string[] = [];
   try {
     await seed(scratch.url);
     const ports = [await freePort(), await freePort()];
@@ -88,7 +90,8 @@ async function run(stop: Stop): Promise<void> {
       NODE_ENV: "development",
       DATABASE_URL: scratch.url,
       API_PORT: String(port),
-      LOG_LEVEL: "error",
+      // Warnings too: what a replica logged is printed when a reminder was lost or sent twice.
+      LOG_LEVEL: "warn",
       MIGRATE_ON_START: "false",
       INDEXER_URL: `http://127.0.0.1:${(indexer.address() as AddressInfo).port}`,
       NOTIFICATIONS_TRANSPORT: "world-app",
@@ -105,6 +108,15 @@ async function run(stop: Stop): Promise<void> {
       const child = start(`replica ${index + 1}`, ["src/server.ts"], replicaEnv(port));
       replicas[index] = child;
       processes.push(child);
+      const name = `replica ${processes.length}`;
+      for (const stream of [child.stdout, child.stderr]) {
+        stream?.on("data", (chunk: Buffer) => {
+          for (const line of chunk.toString().split("\n")) {
+            // World's throttled answers are expected (they are retried): the rest is kept for a failed run.
+            if (line.trim() !== "" && !line.includes("answered 500") && logged.length < 200) logged.push(`${name}: ${line.slice(0, 600)}`);
+          }
+        });
+      }
       await waitForOk(`http://127.0.0.1:${port}/api/health`, child);
     };
     const started = Date.now();
@@ -151,6 +163,9 @@ async function run(stop: Stop): Promise<void> {
       else never += 1;
     }
     const abandoned = counts.get("abandoned") ?? 0;
+    // Any other end a job came to, by name (failed: a request that may have reached World, or out of attempts).
+    const otherEnds = [...counts].filter(([status]) => status !== "sent" && status !== "abandoned");
+    const others = otherEnds.length === 0 ? "0" : otherEnds.map(([status, count]) => `${count.toLocaleString("en")} ${status}`).join(", ");
     const seconds = (world.lastAt - started) / 1000;
     const rows: [string, string, string, boolean | null][] = [
       ["all arrived, from the replicas' start", `${seconds.toFixed(1)} s`, `≤ ${TARGET_SECONDS} s`, seconds <= TARGET_SECONDS],
@@ -161,7 +176,7 @@ async function run(stop: Stop): Promise<void> {
       ["requests without an API key (401)", world.unauthorized.toLocaleString("en"), "0", world.unauthorized === 0],
       ["requests whose body never arrived (their replica stopped first: nothing sent)", world.cutOff.toLocaleString("en"), "", null],
       [`requests / throttled, answered 500 after ${(THROTTLED_ANSWER_MS / 1000).toFixed(1)} s (retried after backoff)`, `${world.requests.toLocaleString("en")} / ${world.throttled.toLocaleString("en")}`, "", null],
-      [`jobs: sent / abandoned by the replica ${stop.short} / other`, `${(counts.get("sent") ?? 0).toLocaleString("en")} / ${abandoned.toLocaleString("en")} / ${(REMINDERS - (counts.get("sent") ?? 0) - abandoned).toLocaleString("en")}`, "", null],
+      [`jobs: sent / abandoned by the replica ${stop.short} / other`, `${(counts.get("sent") ?? 0).toLocaleString("en")} / ${abandoned.toLocaleString("en")} / ${others}`, "", null],
       [`replica ${stop.short} at / back at (from the start)`, `${((stoppedAt - started) / 1000).toFixed(1)} s / ${restartedAt ? `${((restartedAt - started) / 1000).toFixed(1)} s` : "not yet"}`, "", null],
     ];
     console.log(`\n${REMINDERS.toLocaleString("en")} reminders due at once, two API replicas, one ${stop.name} on the way, World stand-in answering in ${ANSWER_MS} ms, World's upstream throttling every ${THROTTLED_EVERY}th request (a 500 once World's retries are over)${smoke ? " (smoke size: figures meaningless)" : ""}`);
@@ -177,7 +192,10 @@ async function run(stop: Stop): Promise<void> {
     } else {
       console.log("The replica told to stop leased nothing more and waited for World's answers to its requests out before it exited.");
     }
-    if (twice > 0 || never > 0 || world.refused.length > 0 || world.unauthorized > 0) process.exitCode = 1;
+    if (twice > 0 || never > 0 || world.refused.length > 0 || world.unauthorized > 0) {
+      process.exitCode = 1;
+      console.log(`What the replicas logged (warnings and errors, World's throttled answers aside):\n${logged.join("\n") || "(nothing)"}`);
+    }
   } finally {
     const running = processes.filter((child) => child.exitCode === null && child.signalCode === null);
     const exited = running.map((child) => once(child, "exit"));
