@@ -8,11 +8,20 @@ export interface HttpAnswer {
 }
 
 /**
+ * How long a kept-alive connection may sit unused before we close it, unless the peer announces a shorter keep-alive
+ * (`Keep-Alive: timeout=N`): then Node's agent closes it a second before the peer would. Without a timeout of its own
+ * the agent ignores that announcement and may reuse a connection just as the peer closes it: a reset, which for World
+ * is a request that may have reached it, never sent again (a batch of reminders lost).
+ */
+const IDLE_CONNECTION_MS = 30_000;
+
+/**
  * One peer's kept-alive connections, for its http: and https: URLs: every call reuses an open connection, as a
  * browser would. Idle sockets do not hold the process open (the agents unref their free sockets).
  */
 export function keepAliveAgents(): (url: string) => { client: typeof http | typeof https; agent: http.Agent } {
-  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+  const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return (url) => (url.startsWith("https:") ? { client: https, agent: agents.https } : { client: http, agent: agents.http });
 }
 
