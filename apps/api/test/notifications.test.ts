@@ -615,19 +615,21 @@ describe("the World App transport, against a stand-in for the developer portal",
         request.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
       });
     answerAfterMs = 3_000;
-    let answered = false;
+    let closed = false;
     try {
       const addresses = await dueJobs(3);
+      // Its requests for these reminders (the replica's workers also send any other reminder of this suite then due).
+      const ours = () => requests.filter((request) => request.body.wallet_addresses.some((address) => addresses.includes(address)));
       expect(await health()).toBe(200);
-      while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      const closing = replica.close().then(() => (answered = requests.length > 0));
+      while (ours().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const closing = replica.close().then(() => (closed = true));
       // While World is still answering, the replica no longer takes connections (not a 503 from a process still up).
       let seen = await health();
       while (seen === 200) seen = await health();
-      expect(answered).toBe(false);
+      expect(closed).toBe(false);
       expect(["ECONNREFUSED", "ECONNRESET"]).toContain(seen);
       await closing;
-      expect(requests).toHaveLength(1);
+      expect(ours()).toHaveLength(1);
       const jobs = await db().notificationJob.findMany({ where: { address: { in: addresses } } });
       expect(jobs.map((job) => job.status)).toEqual(["sent", "sent", "sent"]);
     } finally {
