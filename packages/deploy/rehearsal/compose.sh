@@ -82,3 +82,13 @@ check_through_caddy() {
   page=$(curl -fsS --max-time 10 "$WEB_URL/") && [[ "$page" == *'<div id="root"'* ]] || { echo "rehearsal: $WEB_URL/ is not the mini app" >&2; return 1; }
   echo "rehearsal: through Caddy, GET / serves the mini app"
 }
+
+# Removes the project's containers, network and volumes, if any (the engine must answer). A container a drill left
+# with the project's label (drill 5's new indexer) goes first: compose does not count it as its own, and it would
+# keep the project's network in use.
+remove_stack() {
+  local extra
+  extra=$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$COMPOSE_PROJECT" --filter "label=com.docker.compose.service=indexer-next")
+  [ -z "$extra" ] || "$DOCKER" rm -f $extra >/dev/null
+  compose down -v --remove-orphans >"$REHEARSAL_DIR/logs/compose-down.log" 2>&1 || tail -20 "$REHEARSAL_DIR/logs/compose-down.log" >&2
+}

@@ -7,11 +7,7 @@ source "$REHEARSAL_LIB_DIR/compose.sh"
 own_socket="unix://$REHEARSAL_DIR/docker.sock"
 [ -n "${DOCKER_HOST:-}" ] || export DOCKER_HOST="$own_socket"
 if docker_answers && [ -s "$COMPOSE_ENV" ]; then
-  # A container a drill left with the project's label (drill 5's new indexer) goes first: compose does not count it
-  # as its own, and it would keep the project's network in use.
-  extra=$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$COMPOSE_PROJECT" --filter "label=com.docker.compose.service=indexer-next")
-  [ -z "$extra" ] || "$DOCKER" rm -f $extra >/dev/null
-  compose down -v --remove-orphans >"$REHEARSAL_DIR/logs/compose-down.log" 2>&1 || tail -20 "$REHEARSAL_DIR/logs/compose-down.log" >&2
+  remove_stack
   log "stack removed"
 fi
 if [ "$DOCKER_HOST" = "$own_socket" ] && [ -s "$REHEARSAL_DIR/dockerd.pid" ]; then

@@ -42,6 +42,12 @@ if ! ensure_dockerd; then
   exit 1
 fi
 export DOCKER_HOST
+# A run cut short before its trap ran leaves its stack and volumes behind (in $REHEARSAL_DIR, outside the clone): the
+# journeys would meet that run's users and reminders. Every rehearsal starts from an empty stack.
+if [ -s "$COMPOSE_ENV" ]; then
+  log "removing a stack an interrupted run left"
+  remove_stack
+fi
 cleanup() {
   if [ "${ORO_REHEARSAL_KEEP:-0}" != 1 ]; then
     "$here/down.sh" || true
