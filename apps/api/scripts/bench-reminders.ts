@@ -30,10 +30,11 @@ const TARGET_SECONDS = 600;
 const LANGUAGES = ["en", "es", "fil", "id", "ja", "ko", "pt", "th"];
 /** How the replica is stopped: told to (a deploy: it finishes what it sent) and killed (a crash); both unless given. */
 const STOPS = {
-  term: { signal: "SIGTERM", name: "told to stop (SIGTERM)", short: "told to stop" },
-  kill: { signal: "SIGKILL", name: "killed (SIGKILL)", short: "killed" },
+  term: { signal: "SIGTERM", short: "told to stop" },
+  kill: { signal: "SIGKILL", short: "killed" },
 } as const;
 type Stop = (typeof STOPS)[keyof typeof STOPS];
+const stopName = (stop: Stop) => `${stop.short} (${stop.signal})`;
 const stopArgument = process.argv.indexOf("--stop");
 const stopsToRun: Stop[] = (() => {
   if (stopArgument < 0) return [STOPS.term, STOPS.kill];
@@ -105,10 +106,10 @@ async function run(stop: Stop): Promise<void> {
     });
     const startReplica = async (index: number) => {
       const port = ports[index] ?? 0;
-      const child = start(`replica ${index + 1}`, ["src/server.ts"], replicaEnv(port));
+      const name = `replica ${processes.length + 1}`;
+      const child = start(name, ["src/server.ts"], replicaEnv(port));
       replicas[index] = child;
       processes.push(child);
-      const name = `replica ${processes.length}`;
       for (const stream of [child.stdout, child.stderr]) {
         stream?.on("data", (chunk: Buffer) => {
           for (const line of chunk.toString().split("\n")) {
@@ -132,8 +133,10 @@ async function run(stop: Stop): Promise<void> {
     for (;;) {
       if (stoppedAt === 0 && world.received >= REMINDERS * 0.4) {
         const stopped = replicas[0];
-        if (stopped) stoppedExited = once(stopped, "exit");
-        stopped?.kill(stop.signal);
+        if (stopped) {
+          stoppedExited = once(stopped, "exit");
+          stopped.kill(stop.signal);
+        }
         stoppedAt = Date.now();
         restart = new Promise((resolve) => setTimeout(resolve, 2_000))
           .then(async () => {
@@ -179,11 +182,11 @@ async function run(stop: Stop): Promise<void> {
       [`jobs: sent / abandoned by the replica ${stop.short} / other`, `${(counts.get("sent") ?? 0).toLocaleString("en")} / ${abandoned.toLocaleString("en")} / ${others}`, "", null],
       [`replica ${stop.short} at / back at (from the start)`, `${((stoppedAt - started) / 1000).toFixed(1)} s / ${restartedAt ? `${((restartedAt - started) / 1000).toFixed(1)} s` : "not yet"}`, "", null],
     ];
-    console.log(`\n${REMINDERS.toLocaleString("en")} reminders due at once, two API replicas, one ${stop.name} on the way, World stand-in answering in ${ANSWER_MS} ms, World's upstream throttling every ${THROTTLED_EVERY}th request (a 500 once World's retries are over)${smoke ? " (smoke size: figures meaningless)" : ""}`);
+    console.log(`\n${REMINDERS.toLocaleString("en")} reminders due at once, two API replicas, one ${stopName(stop)} on the way, World stand-in answering in ${ANSWER_MS} ms, World's upstream throttling every ${THROTTLED_EVERY}th request (a 500 once World's retries are over)${smoke ? " (smoke size: figures meaningless)" : ""}`);
     console.log("| figure | measured | target | met |\n|---|---|---|---|");
     for (const [figure, measured, target, met] of rows) {
       console.log(`| ${figure} | ${measured} | ${target} | ${met === null ? "—" : met ? "yes" : "NO"} |`);
-      recordBenchFigure({ bench: "@oro/api", figure: `reminders, a replica ${stop.name}: ${figure}`, measured, target, met });
+      recordBenchFigure({ bench: "@oro/api", figure: `reminders, a replica ${stopName(stop)}: ${figure}`, measured, target, met });
     }
     if (world.refused.length > 0) console.log(`World would refuse: ${world.refused[0]}`);
     if (stop === STOPS.kill) {

@@ -45,7 +45,7 @@ export DOCKER_HOST
 # A run cut short before its trap ran leaves its stack and volumes behind (in $REHEARSAL_DIR, outside the clone): the
 # journeys would meet that run's users and reminders. Every rehearsal starts from an empty stack.
 if [ -s "$COMPOSE_ENV" ]; then
-  log "removing a stack an interrupted run left"
+  log "removing any stack an earlier run left"
   remove_stack
 fi
 cleanup() {
