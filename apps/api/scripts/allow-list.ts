@@ -59,7 +59,7 @@ async function run(action: Action): Promise<void> {
       console.log(removed === 0 ? `${action.target} was not on the allow-list` : `removed ${removed} ${removed === 1 ? "entry" : "entries"} of ${action.target}`);
     } else {
       console.log("human\twallet\tcreated at\tnote");
-      for (const entry of await allowList.list()) {
+      for await (const entry of allowList.entries()) {
         console.log(`${entry.nullifierHash ?? "(address-only)"}\t${entry.address ?? "-"}\t${entry.createdAt.toISOString()}\t${entry.note ?? ""}`);
       }
     }

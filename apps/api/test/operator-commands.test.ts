@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/database.js";
+import { createAllowList } from "../src/services/referrals/allow-list.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { FakeIndexer, serveFakeIndexer } from "./helpers/fake-indexer.js";
@@ -168,6 +169,35 @@ describe("pnpm allow-list", { timeout: 600_000 }, () => {
     expect((await allowList("add", unreachable)).stdout).toBe(`allow-listed human ${later} (indexer down), the human behind ${unreachable.toLowerCase()}\n`);
     const bound = await withDatabase((database) => database.prisma.referralAllowList.findMany({ where: { address: unreachable.toLowerCase() } }));
     expect(bound).toEqual([expect.objectContaining({ nullifierHash: later, note: "indexer down", boundAt: expect.any(Date) as Date })]);
+  });
+
+  it("lists more entries than a page holds, each once, oldest first and by id among entries of the same millisecond", async () => {
+    // Entries 7 to a creation time, their ids in another order: the pages (1,000 entries, and 5 below) end inside a group.
+    const count = 2_345;
+    const entries = Array.from({ length: count }, (_, i) => ({
+      id: `entry-${String((i * 7_919) % count).padStart(5, "0")}`,
+      nullifierHash: toHex(80_000n + BigInt(i), { size: 32 }),
+      note: `note ${i}`,
+      createdAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(i / 7) * 1_000),
+    }));
+    const expected = [...entries]
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map((entry) => `${entry.nullifierHash}\t-\t${entry.createdAt.toISOString()}\t${entry.note}`);
+    await withDatabase(async (database) => {
+      await database.prisma.referralAllowList.deleteMany();
+      await database.prisma.referralAllowList.createMany({ data: entries });
+    });
+
+    const listed = await allowList("list");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toBe(["human\twallet\tcreated at\tnote", ...expected, ""].join("\n"));
+
+    const paged = await withDatabase(async (database) => {
+      const lines = [];
+      for await (const entry of createAllowList(database.prisma).entries(5)) lines.push(`${entry.nullifierHash ?? ""}\t-\t${entry.createdAt.toISOString()}\t${entry.note ?? ""}`);
+      return lines;
+    });
+    expect(paged).toEqual(expected);
   });
 
   it("refuses bad input with one line on stderr and exit code 2, before touching anything", async () => {

@@ -9,7 +9,9 @@ export async function allowListWallet(prisma: PrismaClient, indexer: IndexerClie
 
 /** The allow-list as the operator's `allow-list list` shows it: human (null while address-only) and wallet. */
 export async function allowListEntries(prisma: PrismaClient): Promise<{ human: string | null; wallet: string | null; note: string | null }[]> {
-  return (await createAllowList(prisma).list()).map((entry) => ({ human: entry.nullifierHash, wallet: entry.address, note: entry.note }));
+  const entries = [];
+  for await (const entry of createAllowList(prisma).entries()) entries.push({ human: entry.nullifierHash, wallet: entry.address, note: entry.note });
+  return entries;
 }
 
 /** What the operator's `allow-list add --human <nullifier hash> [note]` does. */

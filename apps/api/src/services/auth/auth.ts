@@ -3,8 +3,9 @@ import { SIGN_IN_STATEMENT } from "@oro/clients";
 import { parseSiweMessage, verifySiweMessage } from "@worldcoin/minikit-js/siwe";
 import { getAddress, isHex, recoverMessageAddress, type Address, type PublicClient } from "viem";
 import { hotStatement, type Database } from "../../db/database.js";
-import type { NoncePurpose, User } from "../../generated/prisma/client.js";
+import { Prisma, type NoncePurpose, type User } from "../../generated/prisma/client.js";
 import { wallClock, type ChainClock } from "../chain/index.js";
+import { deleteInBatches, PURGE_BATCH } from "../../lib/delete-in-batches.js";
 import { ApiError } from "../../lib/errors.js";
 import { randomString } from "../../lib/random.js";
 import type { TtlCache } from "../../lib/ttl-cache.js";
@@ -238,12 +239,12 @@ export function createAuthService(options: AuthServiceOptions) {
     await options.onSignOut?.(tokenHash);
   }
 
-  /** Drops nonces and sessions that expired more than a day ago (kept a while to explain refusals). */
-  async function purgeExpired(): Promise<number> {
-    const before = new Date(Date.now() - 86_400_000);
-    const nonces = await prisma.authNonce.deleteMany({ where: { expiresAt: { lt: before } } });
-    const sessions = await prisma.session.deleteMany({ where: { expiresAt: { lt: before } } });
-    return nonces.count + sessions.count;
+  /** Drops nonces and sessions that expired more than a day ago (kept a while to explain refusals), `batch` a statement. */
+  async function purgeExpired(batch = PURGE_BATCH): Promise<number> {
+    const expired = Prisma.sql`"expires_at" < ${new Date(Date.now() - 86_400_000)}`;
+    const nonces = await deleteInBatches(prisma, "auth_nonce", expired, batch);
+    const sessions = await deleteInBatches(prisma, "session", expired, batch);
+    return nonces + sessions;
   }
 
   return { issueNonce, consumeNonce, describeUnusableNonce, signIn, userForToken, signOut, purgeExpired };

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Address } from "viem";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.js";
 import { wallClock, type ChainClock } from "../chain/index.js";
+import { deleteInBatches, PURGE_BATCH } from "../../lib/delete-in-batches.js";
 import { ApiError } from "../../lib/errors.js";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
 import { toLocale, type Locale } from "../../lib/locales.js";
@@ -392,21 +393,13 @@ export function createReminderService(options: ReminderServiceOptions) {
   }
 
   /**
-   * Deletes the finished jobs older than the retention, 10,000 a statement (short locks), so that the table holds
+   * Deletes the finished jobs older than the retention, `batch` a statement (short locks), so that the table holds
    * days of reminders, not every one ever sent; returns how many.
    */
-  async function purgeFinished(): Promise<number> {
+  async function purgeFinished(batch = PURGE_BATCH): Promise<number> {
     const before = new Date(clock.now().getTime() - (options.retentionMs ?? 7 * 86_400_000));
-    let purged = 0;
-    for (;;) {
-      const deleted = await prisma.$executeRaw`
-        DELETE FROM "notification_job" WHERE "id" IN (
-          SELECT "id" FROM "notification_job"
-           WHERE "status" IN ('sent', 'not_delivered', 'failed', 'abandoned', 'cancelled') AND "updated_at" < ${before}
-           LIMIT 10000)`;
-      purged += deleted;
-      if (deleted < 10_000) return purged;
-    }
+    const where = Prisma.sql`"status" IN ('sent', 'not_delivered', 'failed', 'abandoned', 'cancelled') AND "updated_at" < ${before}`;
+    return deleteInBatches(prisma, "notification_job", where, batch);
   }
 
   return { setLocale, scheduleClaimReminder, runOnce, purgeFinished };

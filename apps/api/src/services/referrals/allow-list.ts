@@ -126,8 +126,22 @@ export function createAllowList(prisma: PrismaClient, log?: Pick<FastifyBaseLogg
       return (await prisma.referralAllowList.deleteMany({ where: parseWalletOrHuman(target) })).count;
     },
 
-    list(): Promise<AllowListEntry[]> {
-      return prisma.referralAllowList.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    /**
+     * Every entry, oldest first (then by id), read `pageSize` a statement, each page strictly after the last entry
+     * of the one before: memory holds one page however long the list grows.
+     */
+    async *entries(pageSize = 1_000): AsyncGenerator<AllowListEntry> {
+      let last: AllowListEntry | undefined;
+      for (;;) {
+        const page = await prisma.referralAllowList.findMany({
+          where: last ? { OR: [{ createdAt: { gt: last.createdAt } }, { createdAt: last.createdAt, id: { gt: last.id } }] } : {},
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          take: pageSize,
+        });
+        yield* page;
+        last = page.at(-1);
+        if (page.length < pageSize) return;
+      }
     },
 
     /**

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { hotStatement, type Database } from "../../db/database.js";
+import { Prisma } from "../../generated/prisma/client.js";
+import { deleteInBatches } from "../../lib/delete-in-batches.js";
 import { openInvalidationChannel, type Notice } from "../../lib/invalidation.js";
 
 /** One cached indexer answer (JSON), when it was fetched and until when it is served without asking again. */
@@ -17,8 +19,8 @@ export interface StreakCacheStore {
   get(address: string, kind: string): Promise<CachedAnswer | undefined>;
   set(address: string, kind: string, answer: CachedAnswer): Promise<void>;
   clear(address: string): Promise<void>;
-  /** Drops answers fetched before `fetchedBefore` (too old even to be served stale). */
-  purge(fetchedBefore: number): Promise<number>;
+  /** Drops answers fetched before `fetchedBefore` (too old even to be served stale); in the table, `batch` a statement. */
+  purge(fetchedBefore: number, batch?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -135,8 +137,8 @@ export function createDatabaseStore(database: Database): DatabaseStreakStore {
     async clear(address) {
       await prisma.streakCacheEntry.deleteMany({ where: { address } });
     },
-    async purge(fetchedBefore) {
-      return (await prisma.streakCacheEntry.deleteMany({ where: { fetchedAt: { lt: new Date(fetchedBefore) } } })).count;
+    purge(fetchedBefore, batch) {
+      return deleteInBatches(prisma, "streak_cache", Prisma.sql`"fetched_at" < ${new Date(fetchedBefore)}`, batch);
     },
     close: () => Promise.resolve(),
   };
@@ -189,7 +191,7 @@ export async function createLayeredStore(options: {
       await shared.clear(address);
       await channel.publish(address);
     },
-    purge: (fetchedBefore) => shared.purge(fetchedBefore),
+    purge: (fetchedBefore, batch) => shared.purge(fetchedBefore, batch),
     close: () => channel.close(),
   };
 }
