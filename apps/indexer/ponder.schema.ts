@@ -105,6 +105,8 @@ export const referralPayout = onchainTable(
   "referral_payout",
   (t) => ({
     nonce: t.bigint().primaryKey(),
+    /** Ponder's event id: where the payout stands in chain order (the API follows payouts by it). */
+    eventId: t.text().notNull(),
     account: t.hex().notNull(),
     amount: t.bigint().notNull(),
     submitter: t.hex().notNull(),
@@ -115,6 +117,7 @@ export const referralPayout = onchainTable(
   }),
   (table) => ({
     accountNewestFirst: index().on(table.account, table.blockNumber, table.logIndex),
+    chainOrder: index().on(table.eventId),
   }),
 );
 

@@ -144,7 +144,9 @@ async function measureSize(users: number): Promise<SizeRun> {
       DATABASE_URL: scratch.url,
       API_PORT: String(port),
       LOG_LEVEL: "warn",
-      WORKERS_ENABLED: "false",
+      // The workers as every replica runs them: the payouts followed are what lets an earnings read ask the indexer
+      // nothing (the sweep, reminders and payouts find nothing to do in the seed).
+      WORKERS_ENABLED: "true",
       MIGRATE_ON_START: "false",
       INDEXER_URL: indexer.url,
       // The cached rows read the caches the warm-up filled, however long the sizes' runs take (as in bench.ts).

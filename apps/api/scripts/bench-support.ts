@@ -47,6 +47,9 @@ export function fakeIndexer(): Server {
     }
     // No voucher of the seed has been paid (the pages keep their open vouchers, and the answer is the indexer's shape).
     if (url.pathname === "/referral-payouts/nonces") return send({ claimed: [] } satisfies IndexerApi.ReferralNoncesResponse);
+    // Nothing minted or paid since the seed: the API's followers find their lists at the newest event at once.
+    if (url.pathname === "/mints") return send({ mints: [] } satisfies IndexerApi.MintsResponse);
+    if (url.pathname === "/referral-payouts") return send({ payouts: [] } satisfies IndexerApi.ReferralPayoutsResponse);
     response.writeHead(404).end();
   });
 }

@@ -67,7 +67,9 @@ async function main(): Promise<void> {
       DATABASE_URL: url,
       API_PORT: String(port),
       LOG_LEVEL: "warn",
-      WORKERS_ENABLED: "false",
+      // The workers as every replica runs them: the payouts followed are what lets an earnings read ask the indexer
+      // nothing (the sweep, reminders and payouts find nothing to do in the seed).
+      WORKERS_ENABLED: "true",
       MIGRATE_ON_START: "false",
       INDEXER_URL: indexer.url,
       // The "cached" measurements must hit the caches the warm-up filled, however long the run takes.

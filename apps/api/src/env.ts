@@ -179,8 +179,16 @@ const schema = z.object({
   REFERRAL_PENDING_TTL: duration.default(30 * 86_400_000),
 
   WORKERS_ENABLED: booleanString.default(true),
-  /** How often pending referrals are checked against the indexer for the referee's first mint. */
+  /** How often the sweep of pending referrals runs (the mints followed decide most of them as the mint is indexed). */
   ACTIVATION_INTERVAL: duration.default(15_000),
+  /**
+   * How long the sweep leaves a pending referral before checking it against the indexer again. The mints followed in
+   * chain order decide a referral as soon as the mint it waits for is indexed; the sweep is for what they cannot see:
+   * an allow-listed referee who had minted before, a mint a reorganisation moved, the end of REFERRAL_PENDING_TTL.
+   */
+  ACTIVATION_RECHECK: duration.default(6 * 3_600_000),
+  /** How often the followers of the indexer's mints and payouts ask for what came since (CHAIN_FOLLOW_*). */
+  CHAIN_FOLLOW_INTERVAL: duration.default(1_000),
   PAYOUT_INTERVAL: duration.default(5_000),
   /** How long a payout job stays reserved by one worker before another may take it over. */
   PAYOUT_LEASE: duration.default(120_000),
@@ -319,10 +327,18 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       referee: { amountWei: raw.REFERRAL_REFEREE_REWARD, paymentType: raw.REFERRAL_REFEREE_PAYMENT },
       earningsCacheTtlMs: raw.EARNINGS_CACHE_TTL,
       pendingTtlMs: raw.REFERRAL_PENDING_TTL,
+      follow: {
+        // A replica holds a follower for a pass; a page takes well under a second, and one applied twice is harmless.
+        leaseMs: 60_000,
+        // A read relies on the payouts followed while the follower reached the newest payout a few passes ago.
+        payoutsFollowedWithinMs: Math.max(10_000, 10 * raw.CHAIN_FOLLOW_INTERVAL),
+      },
     },
     workers: {
       enabled: raw.WORKERS_ENABLED,
       activationIntervalMs: raw.ACTIVATION_INTERVAL,
+      activationRecheckMs: raw.ACTIVATION_RECHECK,
+      followIntervalMs: raw.CHAIN_FOLLOW_INTERVAL,
       payoutIntervalMs: raw.PAYOUT_INTERVAL,
       payoutLeaseMs: raw.PAYOUT_LEASE,
       payoutMaxBackoffMs: raw.PAYOUT_MAX_BACKOFF,

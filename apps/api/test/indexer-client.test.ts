@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ClaimsOrder, ClaimsResponse, ReferralNoncesResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
+import type { ClaimsOrder, ClaimsResponse, MintsResponse, ReferralNoncesResponse, ReferralPayoutsResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer/client.js";
 
@@ -11,6 +11,7 @@ const address = "0x00000000000000000000000000000000000000aa";
 const claims: ClaimsResponse = {
   claims: [
     {
+      cursor: `1700000000${"0".repeat(64)}1`,
       transactionHash: `0x${"11".repeat(32)}`,
       blockNumber: 12,
       logIndex: 0,
@@ -57,6 +58,11 @@ beforeAll(async () => {
       const asked = url.slice("/referral-payouts/nonces?nonces=".length).split(",");
       if (asked.length > 100) return send(400, JSON.stringify({ error: "at most 100 a request" }));
       return send(200, JSON.stringify({ claimed: asked.filter((nonce) => BigInt(nonce) % 7n === 0n) } satisfies ReferralNoncesResponse));
+    }
+    if (url.startsWith("/mints?")) return send(200, JSON.stringify({ mints: claims.claims } satisfies MintsResponse));
+    if (url.startsWith("/referral-payouts?")) {
+      const payout: ReferralPayoutsResponse["payouts"][number] = { cursor: `1700000100${"0".repeat(64)}2`, nonce: (2n ** 255n).toString(), account: address, amount: "1", submitter: address, blockNumber: 13, timestamp: 1_700_000_100, transactionHash: `0x${"22".repeat(32)}` };
+      return send(200, JSON.stringify({ payouts: [payout] } satisfies ReferralPayoutsResponse));
     }
     if (url.startsWith("/garbage")) return send(200, JSON.stringify({ claims: [{ nope: true }] }));
     if (url.startsWith("/slow")) return void setTimeout(() => send(200, "{}"), 2_000);
@@ -110,6 +116,15 @@ describe("the indexer HTTP client", () => {
     expect(requested.at(-1)).toBe(`/world-id/${address}`);
     expect(await client.worldIdStatus(nobody)).toEqual({ session: null, movedToWorldId4: false });
     await expect(client.worldIdStatus(cutShort)).rejects.toThrow(/unexpected body/);
+  });
+
+  it("follows mints and payouts in chain order, after a cursor or from the first", async () => {
+    const client = createHttpIndexerClient({ baseUrl, timeoutMs: 1_000 });
+    expect(await client.mintsAfter(null, 1_000)).toEqual([{ cursor: claims.claims[0]?.cursor, receiver: address }]);
+    expect(requested.at(-1)).toBe("/mints?limit=1000");
+    const after = `1700000000${"0".repeat(65)}`;
+    expect(await client.payoutsAfter(after, 10)).toEqual([{ cursor: `1700000100${"0".repeat(64)}2`, nonce: 2n ** 255n }]);
+    expect(requested.at(-1)).toBe(`/referral-payouts?limit=10&after=${after}`);
   });
 
   it("turns errors, unexpected bodies, timeouts and a missing server into IndexerUnavailableError", async () => {

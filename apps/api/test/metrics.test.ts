@@ -73,6 +73,16 @@ describe("metrics", () => {
     await t.db.database.prisma.notificationJob.deleteMany({});
   });
 
+  it("say how long ago each follower of the indexer's events reached the newest one", async () => {
+    expect(await t.app.metrics.metrics()).not.toMatch(/^oro_api_chain_follower_behind_seconds/m);
+    await t.app.services.referrals.followPayouts(60_000);
+    await t.db.database.prisma.chainFollower.create({ data: { name: "mints", followedAt: new Date(Date.now() - 300_000) } });
+    const text = await t.app.metrics.metrics();
+    expect(value(text, 'oro_api_chain_follower_behind_seconds{follower="payouts"}')).toBeLessThan(60);
+    expect(value(text, 'oro_api_chain_follower_behind_seconds{follower="mints"}')).toBeGreaterThanOrEqual(300);
+    await t.db.database.prisma.chainFollower.deleteMany({});
+  });
+
   it("are served on their own port, and not on the API's", async () => {
     const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(scraped.status).toBe(200);

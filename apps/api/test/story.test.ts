@@ -190,4 +190,36 @@ describe("the referral story on a local chain with the real indexer", () => {
     const referral = await db.database.prisma.referral.findFirstOrThrow({ where: { referee: { address: fresh.address } } });
     expect(referral).toMatchObject({ status: "rejected", rejectionReason: "REFEREE_MINTED_BEFORE_ACCEPTANCE" });
   });
+
+  it("the followers of the indexer's mints and payouts decide a referral at its mint and record its voucher paid, nobody reading", async () => {
+    const { prisma } = db.database;
+    const followed = t.app.services.referrals;
+    const inviter = await newUser(t.app, "fatima");
+    const invitee = await newUser(t.app, "gus");
+    await actions.mint(devNullifierHash("story-fatima"), getAddress(inviter.address));
+    expect((await acceptCode(t.app, invitee, await referralCodeOf(t.app, inviter))).statusCode).toBe(200);
+    const referral = await prisma.referral.findFirstOrThrow({ where: { referee: { address: invitee.address } } });
+    await followed.followMints(60_000);
+    expect((await prisma.referral.findUniqueOrThrow({ where: { id: referral.id } })).status).toBe("pending");
+    await actions.mint(devNullifierHash("story-gus"), getAddress(invitee.address));
+    // Each pass asks the real indexer for the mints after the last one it applied, until this one is listed.
+    await eventually(
+      async () => (await followed.followMints(60_000), await prisma.referral.findUniqueOrThrow({ where: { id: referral.id } })),
+      (row) => row.status === "payable",
+    );
+    const reward = await prisma.referralReward.findFirstOrThrow({ where: { referralId: referral.id, side: "referrer" } });
+    await actions.claimVoucher(
+      { account: getAddress(inviter.address), amount: BigInt(reward.amountWei.toFixed()), nonce: BigInt(reward.voucherNonce.toFixed()) },
+      reward.voucherSignature as Hex,
+    );
+    await eventually(
+      async () => (await followed.followPayouts(60_000), await prisma.referralReward.findUniqueOrThrow({ where: { id: reward.id } })),
+      (row) => row.claimedAt !== null,
+    );
+    const cursors = await prisma.chainFollower.findMany({ orderBy: { name: "asc" } });
+    expect(cursors.map((row) => [row.name, row.cursor?.length, row.lockedUntil])).toEqual([
+      ["mints", 75, null],
+      ["payouts", 75, null],
+    ]);
+  });
 });

@@ -25,8 +25,16 @@ export interface StreakResponse {
   streakExpiresAt: number | null;
 }
 
+/**
+ * Where an event stands in chain order: Ponder's event id (its checkpoint), a string of digits that sorts as the chain's
+ * events do and begins with the block's unix time (10 digits). The API follows mints and payouts by it (`after=`).
+ */
+export type ChainCursor = string;
+
 /** One mint received by an address. */
 export interface Claim {
+  /** The mint's place in chain order. */
+  cursor: ChainCursor;
   transactionHash: `0x${string}`;
   blockNumber: number;
   logIndex: number;
@@ -50,6 +58,14 @@ export type ClaimsOrder = "newest" | "oldest";
  */
 export interface ClaimsResponse {
   claims: Claim[];
+}
+
+/**
+ * GET /mints?after=C&limit=N — every mint after the cursor C (from the first without one) in chain order, limit 1..1000
+ * (default 1000): the API follows them to decide a pending referral as soon as the mint it waits for is indexed.
+ */
+export interface MintsResponse {
+  mints: Claim[];
 }
 
 /** GET /world-id/:address: the World ID 4.0 session of the wallet's human, if they enrolled. */
@@ -108,6 +124,8 @@ export interface HumanResponse {
 
 /** One referral voucher paid by the claim contract. */
 export interface ReferralPayout {
+  /** The payout's place in chain order. */
+  cursor: ChainCursor;
   /** The voucher nonce (decimal string: a uint256). */
   nonce: string;
   account: `0x${string}`;
@@ -119,7 +137,11 @@ export interface ReferralPayout {
   transactionHash: `0x${string}`;
 }
 
-/** GET /referral-payouts/:address — the vouchers paid to an address, newest first. */
+/**
+ * GET /referral-payouts/:address — the vouchers paid to an address, newest first. GET /referral-payouts?after=C&limit=N
+ * — every payout after the cursor C (from the first without one) in chain order, limit 1..1000 (default 1000): the API
+ * follows them to record which vouchers were paid.
+ */
 export interface ReferralPayoutsResponse {
   payouts: ReferralPayout[];
 }

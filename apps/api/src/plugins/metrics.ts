@@ -112,6 +112,20 @@ export default fp<{ config: Config }>(
       },
     });
 
+    new Gauge({
+      name: "oro_api_chain_follower_behind_seconds",
+      help: "Seconds since each follower of the indexer's events (mints, payouts) last reached the newest one the indexer lists",
+      labelNames: ["follower"] as const,
+      registers: [registry],
+      async collect() {
+        await guarded("chain_followers", async () => {
+          const rows = await prisma.chainFollower.findMany({ select: { name: true, followedAt: true }, take: 100 });
+          this.reset();
+          for (const row of rows) if (row.followedAt) this.set({ follower: row.name }, Math.max(0, (Date.now() - row.followedAt.getTime()) / 1000));
+        });
+      },
+    });
+
     const { chain, indexer } = fastify.services;
     new Gauge({
       name: "oro_api_indexer_lag_blocks",

@@ -157,6 +157,7 @@ export default fp<ServicesOptions>(
         }
       },
       pendingTtlMs: config.referral.pendingTtlMs,
+      follow: config.referral.follow,
       requestDeadlineMs: config.indexer.timeoutMs,
       // Eligibility needs the wallet's first mint ever, asked of the indexer oldest first.
       cachedFirstClaim: async (address) => (await streaks.firstClaim(address, { bypassCache: false })).claim ?? undefined,

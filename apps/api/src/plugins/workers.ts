@@ -2,9 +2,12 @@ import fp from "fastify-plugin";
 import type { Config } from "../env.js";
 import { startLoop } from "../lib/loop.js";
 
+/** How long one follower pass may go on through a backlog before the loop's next turn (it resumes where it stopped). */
+const FOLLOW_BUDGET_MS = 10_000;
+
 /**
  * Background work of an API process, started when the app is ready and stopped (waiting for the run in
- * flight) when it closes: referral activation (the referee's first mint), `auto` reward payouts, and
+ * flight) when it closes: the followers of the indexer's mints and payouts, the sweep of pending referrals, `auto` reward payouts, and
  * claim reminders that are due, and the purge of long-expired nonces, sessions and streak answers.
  * Every step is idempotent and safe with several API processes.
  */
@@ -15,9 +18,15 @@ export default fp<{ config: Config }>(
     fastify.addHook("onReady", (hookDone) => {
       const { referrals, payouts, auth, reminders, streaks } = fastify.services;
       const log = fastify.log.child({ service: "workers" });
-      // Pending referrals in batches of 50 for up to a third of the interval, each checked at most once an interval.
+      // The indexer's mints and payouts in chain order: a referral is decided, a voucher recorded paid, within a pass.
+      const followMs = config.workers.followIntervalMs;
+      loops.push(startLoop("mints-follower", followMs, (stopping) => referrals.followMints(FOLLOW_BUDGET_MS, stopping), log));
+      loops.push(startLoop("payouts-follower", followMs, (stopping) => referrals.followPayouts(FOLLOW_BUDGET_MS, stopping), log));
+      // Pending referrals in batches of 50 for up to a third of the interval, each checked at most once per recheck.
       const activationMs = config.workers.activationIntervalMs;
-      loops.push(startLoop("referral-activation", activationMs, (stopping) => referrals.sweepPending(50, activationMs, activationMs / 3, stopping), log));
+      loops.push(
+        startLoop("referral-activation", activationMs, (stopping) => referrals.sweepPending(50, config.workers.activationRecheckMs, activationMs / 3, stopping), log),
+      );
       loops.push(startLoop("auth-purge", 3_600_000, () => auth.purgeExpired(), log));
       loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
       loops.push(startLoop("reminder-purge", 3_600_000, () => reminders.purgeFinished(), log));

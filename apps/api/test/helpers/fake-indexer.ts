@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { toHex, type Address, type Hex } from "viem";
 import {
   IndexerUnavailableError,
+  type FollowedMint,
+  type FollowedPayout,
   type IndexedClaim,
   type IndexedHuman,
   type IndexedStreak,
@@ -21,6 +23,15 @@ export class FakeIndexer implements IndexerClient {
   private readonly mints: IndexedClaim[] = [];
   /** Paid voucher nonces. */
   private readonly paid = new Set<bigint>();
+  /** Mints and payouts in chain order, as the indexer lists them to be followed. */
+  private readonly chainOrder = { mints: [] as FollowedMint[], payouts: [] as FollowedPayout[] };
+  private events = 0;
+
+  /** A cursor as the indexer's: the block time (10 digits) first, so that a rewind by seconds goes back as on chain. */
+  private cursorAt(timestamp: number): string {
+    this.events++;
+    return `${String(timestamp).padStart(10, "0")}${String(this.events).padStart(65, "0")}`;
+  }
   down = false;
   calls = 0;
   /** The contract's waitBetweenMints, seconds. */
@@ -43,12 +54,31 @@ export class FakeIndexer implements IndexerClient {
       streak: continues ? previous.streak + 1 : 1,
     };
     this.mints.unshift(claim);
+    this.chainOrder.mints.push({ cursor: this.cursorAt(timestamp), receiver: claim.receiver });
     return claim;
   }
 
   /** The claim contract pays a voucher (to whom and how much do not matter to what the API asks). */
-  payout(_account: Address, nonce: bigint, _amount: bigint): void {
+  payout(_account: Address, nonce: bigint, _amount: bigint, timestamp = Math.floor(Date.now() / 1000)): void {
     this.paid.add(nonce);
+    this.chainOrder.payouts.push({ cursor: this.cursorAt(timestamp), nonce });
+  }
+
+  mintsAfter(after: string | null, limit: number): Promise<FollowedMint[]> {
+    this.check();
+    return Promise.resolve(FakeIndexer.inChainOrder(this.chainOrder.mints, after, limit));
+  }
+
+  payoutsAfter(after: string | null, limit: number): Promise<FollowedPayout[]> {
+    this.check();
+    return Promise.resolve(FakeIndexer.inChainOrder(this.chainOrder.payouts, after, limit));
+  }
+
+  private static inChainOrder<Event extends { cursor: string }>(events: Event[], after: string | null, limit: number): Event[] {
+    return events
+      .filter((event) => after === null || event.cursor > after)
+      .sort((a, b) => (a.cursor < b.cursor ? -1 : 1))
+      .slice(0, limit);
   }
 
   private check() {

@@ -4,6 +4,7 @@ import schema from "ponder:schema";
 import { client, graphql } from "ponder";
 import { readyGate } from "./ready-gate";
 import { humans } from "./routes/humans";
+import { mints } from "./routes/mints";
 import { referralPayouts } from "./routes/referral-payouts";
 import { statsRoutes } from "./routes/stats";
 import { streaks } from "./routes/streaks";
@@ -15,7 +16,7 @@ const app = new Hono();
 app.use("/sql/*", client({ db, schema }));
 app.use("/graphql", graphql({ db, schema }));
 
-const routes = { "/streaks": streaks, "/stats": statsRoutes, "/humans": humans, "/referral-payouts": referralPayouts, "/world-id": worldId };
+const routes = { "/streaks": streaks, "/stats": statsRoutes, "/humans": humans, "/referral-payouts": referralPayouts, "/mints": mints, "/world-id": worldId };
 for (const [path, route] of Object.entries(routes)) {
   // Answers from a backfill in progress would be partial: 503 until Ponder is ready.
   app.use(path, readyGate);

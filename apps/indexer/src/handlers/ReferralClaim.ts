@@ -9,6 +9,7 @@ ponder.on("ReferralClaim:VoucherClaimed", async ({ event, context }) => {
   const claimedAt = Number(event.block.timestamp);
   await context.db.insert(referralPayout).values({
     nonce: event.args.nonce,
+    eventId: event.id,
     account: lower(event.args.account),
     amount: event.args.amount,
     submitter: lower(event.args.submitter),

@@ -1,12 +1,17 @@
 import { nullifierHashToHex } from "@oro/clients";
 import { isAddress, type Address, type Hex } from "viem";
-import type { ClaimsOrder } from "../api/types";
+import type { ChainCursor, ClaimsOrder } from "../api/types";
 
 /** A parsed request parameter, or the one-line reason it was refused (answered with 400). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Claims listing: how many claims a page holds. */
 export const CLAIMS_LIMIT = { min: 1, max: 100, default: 10 } as const;
+
+/** Following mints or payouts in chain order: how many a page holds. */
+export const FOLLOW_LIMIT = { min: 1, max: 1_000, default: 1_000 } as const;
+
+type LimitBounds = { min: number; max: number; default: number };
 
 const UINT256_MAX = 2n ** 256n - 1n;
 
@@ -22,15 +27,22 @@ export function parseAddress(raw: string): Parsed<Address> {
   return { ok: true, value: raw.toLowerCase() as Address };
 }
 
-/** `limit` of the claims listing: an integer from 1 to 100; absent means 10. */
-export function parseLimit(raw: string | undefined): Parsed<number> {
-  if (raw === undefined || raw === "") return { ok: true, value: CLAIMS_LIMIT.default };
-  if (!/^\d+$/.test(raw)) return { ok: false, error: `limit must be an integer from ${CLAIMS_LIMIT.min} to ${CLAIMS_LIMIT.max}` };
+/** `limit` of a listing: an integer within `bounds` (the claims listing's 1 to 100 unless told); absent means its default. */
+export function parseLimit(raw: string | undefined, bounds: LimitBounds = CLAIMS_LIMIT): Parsed<number> {
+  if (raw === undefined || raw === "") return { ok: true, value: bounds.default };
+  if (!/^\d+$/.test(raw)) return { ok: false, error: `limit must be an integer from ${bounds.min} to ${bounds.max}` };
   const limit = Number(raw);
-  if (limit < CLAIMS_LIMIT.min || limit > CLAIMS_LIMIT.max) {
-    return { ok: false, error: `limit must be an integer from ${CLAIMS_LIMIT.min} to ${CLAIMS_LIMIT.max}, got ${raw}` };
+  if (limit < bounds.min || limit > bounds.max) {
+    return { ok: false, error: `limit must be an integer from ${bounds.min} to ${bounds.max}, got ${raw}` };
   }
   return { ok: true, value: limit };
+}
+
+/** `after` of a listing in chain order: a cursor from an earlier answer (digits); absent means from the first event. */
+export function parseCursor(raw: string | undefined): Parsed<ChainCursor | null> {
+  if (raw === undefined || raw === "") return { ok: true, value: null };
+  if (!/^\d{1,100}$/.test(raw)) return { ok: false, error: `after must be the cursor of an earlier answer (digits), got "${raw.slice(0, 120)}"` };
+  return { ok: true, value: raw };
 }
 
 /** `order` of the claims listing: `newest` or `oldest`; absent means newest. */

@@ -11,6 +11,7 @@ import type {
   ReferralNonceResponse,
   ReferralNoncesResponse,
   ReferralPayoutsResponse,
+  MintsResponse,
   StatsResponse,
   StreakResponse,
   WalletHumansResponse,
@@ -434,6 +435,46 @@ describe("indexer against a local chain", () => {
     }
   });
 
+  it("lists every mint and every payout in chain order, a page after a cursor", async () => {
+    const all = await first.get<MintsResponse>("/mints?limit=1000");
+    expect(all.status).toBe(200);
+    const { mints } = all.body;
+    const stats = await first.get<StatsResponse>("/stats");
+    expect(mints).toHaveLength(stats.body.mints);
+    // Chain order: by block, then by log within the block; the cursors sort the same way.
+    const order = (claim: { blockNumber: number; logIndex: number }) => claim.blockNumber * 1_000_000 + claim.logIndex;
+    expect(mints.map(order)).toEqual([...mints.map(order)].sort((a, b) => a - b));
+    expect(mints.map((claim) => claim.cursor)).toEqual([...mints.map((claim) => claim.cursor)].sort());
+    // Pages after a cursor go on exactly where the last one stopped, the first with no cursor at all.
+    const pages: string[] = [];
+    let after = "";
+    for (;;) {
+      const page = await first.get<MintsResponse>(`/mints?limit=2${after ? `&after=${after}` : ""}`);
+      pages.push(...page.body.mints.map((claim) => claim.cursor));
+      const last = page.body.mints.at(-1);
+      if (!last) break;
+      after = last.cursor;
+    }
+    expect(pages).toEqual(mints.map((claim) => claim.cursor));
+    // Each row is the claim the wallet's listing gives.
+    const bobs = await first.get<ClaimsResponse>(`/streaks/${accounts.bob}/claims?order=oldest`);
+    expect(mints.filter((claim) => claim.receiver === accounts.bob.toLowerCase())).toEqual(bobs.body.claims);
+
+    const payouts = await first.get<ReferralPayoutsResponse>("/referral-payouts");
+    const bobsPayouts = await first.get<ReferralPayoutsResponse>(`/referral-payouts/${accounts.bob}`);
+    expect(payouts.body.payouts).toEqual(bobsPayouts.body.payouts);
+    const [payout] = payouts.body.payouts;
+    expect((await first.get<ReferralPayoutsResponse>(`/referral-payouts?after=${payout?.cursor}`)).body).toEqual({ payouts: [] });
+
+    for (const refused of ["limit=0", "limit=1001", "after=x", "after=0x12", `after=${"1".repeat(101)}`]) {
+      for (const path of ["/mints", "/referral-payouts"]) {
+        const answer = await first.get<ErrorResponse>(`${path}?${refused}`);
+        expect(answer.status, `${path}?${refused}`).toBe(400);
+        expect(answer.body.error, refused).toMatch(refused.startsWith("limit") ? /limit/ : /after/);
+      }
+    }
+  });
+
   it("serves GraphQL and SQL over HTTP", async () => {
     const graphql = await fetch(`${first.baseUrl}/graphql`, {
       method: "POST",
@@ -458,6 +499,8 @@ describe("indexer against a local chain", () => {
         `/streaks/${address}/claims?limit=100&order=oldest`,
         `/referral-payouts/${address}`,
       ]),
+      "/mints",
+      "/referral-payouts",
       ...[accounts.heidi, accounts.ivy].map((address) => `/world-id/${address}`),
       `/humans/${hashOf("alice")}`,
       `/humans/${hashOf("treasury-0")}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAddress, parseLimit, parseNonce, parseNullifierHash, parseOrder } from "../../src/lib/request-params";
+import { FOLLOW_LIMIT, parseAddress, parseCursor, parseLimit, parseNonce, parseNullifierHash, parseOrder } from "../../src/lib/request-params";
 
 describe("parseAddress", () => {
   it("accepts lower-case, upper-case and checksummed addresses, lower-casing them", () => {
@@ -30,6 +30,28 @@ describe("parseLimit", () => {
 
   it("refuses anything else", () => {
     for (const raw of ["0", "101", "-1", "1.5", "ten", "1e2", " 5"]) expect(parseLimit(raw).ok, raw).toBe(false);
+  });
+
+  it("takes other bounds for following in chain order: 1 to 1,000, 1,000 by default", () => {
+    expect(parseLimit(undefined, FOLLOW_LIMIT)).toEqual({ ok: true, value: 1_000 });
+    expect(parseLimit("1000", FOLLOW_LIMIT)).toEqual({ ok: true, value: 1_000 });
+    expect(parseLimit("1001", FOLLOW_LIMIT)).toMatchObject({ ok: false, error: "limit must be an integer from 1 to 1000, got 1001" });
+  });
+});
+
+describe("parseCursor", () => {
+  it("is absent (from the first event) or the digits of an earlier answer's cursor", () => {
+    expect(parseCursor(undefined)).toEqual({ ok: true, value: null });
+    expect(parseCursor("")).toEqual({ ok: true, value: null });
+    const cursor = "1".repeat(75);
+    expect(parseCursor(cursor)).toEqual({ ok: true, value: cursor });
+  });
+
+  it("refuses anything else, naming the parameter", () => {
+    for (const raw of ["x", "0x1f", "-1", " 1", "1".repeat(101)]) {
+      const parsed = parseCursor(raw);
+      expect(parsed.ok ? "" : parsed.error, raw).toMatch(/^after must be the cursor of an earlier answer/);
+    }
   });
 });
 

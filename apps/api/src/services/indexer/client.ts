@@ -30,6 +30,10 @@ export interface IndexerClient {
   claimedNonces(nonces: readonly bigint[]): Promise<Set<bigint>>;
   /** The World ID 4.0 session of the wallet's human, if they enrolled (`GET /world-id/:address`). */
   worldIdStatus(address: Address): Promise<IndexedWorldIdStatus>;
+  /** Up to `limit` mints after the cursor (null: from the first) in chain order (`GET /mints?after=…&limit=…`). */
+  mintsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<FollowedMint[]>;
+  /** Up to `limit` voucher payouts after the cursor in chain order (`GET /referral-payouts?after=…&limit=…`). */
+  payoutsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<FollowedPayout[]>;
 }
 
 /** The indexer did not answer, or answered something unusable. Callers turn it into a 503. */
@@ -92,7 +96,14 @@ const worldIdStatusSchema = readsAnswer<IndexerApi.WorldIdStatusResponse>()(z.ob
   movedToWorldId4: z.boolean(),
 }));
 
+const cursor = z.string().regex(/^\d{1,100}$/);
+
+const followedMintSchema = readsAnswer<IndexerApi.Claim>()(z.object({ cursor, receiver: hex.transform((value): Address => value) }));
+const followedPayoutSchema = readsAnswer<IndexerApi.ReferralPayout>()(z.object({ cursor, nonce: decimal }));
+
 export type IndexedWorldIdStatus = z.output<typeof worldIdStatusSchema>;
+export type FollowedMint = z.output<typeof followedMintSchema>;
+export type FollowedPayout = z.output<typeof followedPayoutSchema>;
 export type IndexedClaim = z.output<typeof claimSchema>;
 export type IndexedStreak = z.output<typeof streakSchema>;
 export type IndexedHuman = z.output<typeof humanSchema>;
@@ -101,9 +112,14 @@ export type IndexedTokenStats = z.output<typeof tokenStatsSchema>;
 const claimsResponse = readsAnswer<IndexerApi.ClaimsResponse>()(z.object({ claims: z.array(claimSchema) }));
 const humansResponse = readsAnswer<IndexerApi.WalletHumansResponse>()(z.object({ humans: z.array(hex) }));
 const noncesResponse = readsAnswer<IndexerApi.ReferralNoncesResponse>()(z.object({ claimed: z.array(decimal) }));
+const mintsResponse = readsAnswer<IndexerApi.MintsResponse>()(z.object({ mints: z.array(followedMintSchema) }));
+const payoutsResponse = readsAnswer<IndexerApi.ReferralPayoutsResponse>()(z.object({ payouts: z.array(followedPayoutSchema) }));
 
 /** The indexer's page size limit for listings, and the most nonces one lookup may name. */
 export const INDEXER_MAX_LIMIT = 100;
+
+/** The most mints or payouts one page of the indexer's lists in chain order holds. */
+export const INDEXER_FOLLOW_LIMIT = 1_000;
 
 /**
  * GET over node:http(s) with one keep-alive agent per client: every request reuses an open connection to the indexer.
@@ -200,6 +216,12 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
         for (const nonce of (await get(`/referral-payouts/nonces?nonces=${batch}`, noncesResponse)).claimed) claimed.add(nonce);
       }
       return claimed;
+    },
+    async mintsAfter(after, limit) {
+      return (await get(`/mints?limit=${limit}${after === null ? "" : `&after=${after}`}`, mintsResponse)).mints;
+    },
+    async payoutsAfter(after, limit) {
+      return (await get(`/referral-payouts?limit=${limit}${after === null ? "" : `&after=${after}`}`, payoutsResponse)).payouts;
     },
     async worldIdStatus(address) {
       const { session, movedToWorldId4 } = await get(`/world-id/${address.toLowerCase()}`, worldIdStatusSchema);

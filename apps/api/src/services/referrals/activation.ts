@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Hex } from "viem";
-import type { PaymentType, Prisma, PrismaClient, Referral, RewardSide, User } from "../../generated/prisma/client.js";
+import { Prisma, type PaymentType, type PrismaClient, type Referral, type RewardSide, type User } from "../../generated/prisma/client.js";
 import type { AllowList } from "./allow-list.js";
 import type { ChainService } from "../chain/index.js";
 import { violatedConstraint } from "../../lib/errors.js";
@@ -217,5 +217,36 @@ export function createReferralActivation(options: ActivationOptions) {
     }
   }
 
-  return { activate, activateDue, sweep };
+  /**
+   * Decides the pending referrals these mints may decide (the mints followed in chain order): those of the wallets'
+   * users as referees, and those of the wallets' users as referrers whose referee's human is known (they wait for a
+   * human behind the referrer's wallet). Returns how many became payable. Throws IndexerUnavailableError when one could
+   * not be decided for want of the indexer, so that the follower applies these mints again on its next pass.
+   */
+  async function activateAfterMints(receivers: readonly string[]): Promise<number> {
+    const wallets = [...new Set(receivers.map((receiver) => receiver.toLowerCase()))];
+    if (wallets.length === 0) return 0;
+    const due = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT "referral"."id" FROM "referral" JOIN "user" ON "user"."id" = "referral"."referee_id"
+       WHERE "user"."address" IN (${Prisma.join(wallets)}) AND "referral"."status" = 'pending'
+      UNION
+      SELECT "referral"."id" FROM "referral" JOIN "user" ON "user"."id" = "referral"."referrer_id"
+       WHERE "user"."address" IN (${Prisma.join(wallets)}) AND "referral"."status" = 'pending' AND "referral"."referee_nullifier_hash" IS NOT NULL`;
+    let payable = 0;
+    let unavailable = 0;
+    for (const { id } of due) {
+      try {
+        const { outcome } = await activate(id);
+        if (outcome === "payable") payable++;
+        if (outcome === "unavailable") unavailable++;
+      } catch (error) {
+        // One referral that cannot be decided (a bug, a constraint) must not hold up the others; the sweep retries it.
+        log.error({ err: error, referralId: id }, "referral activation failed");
+      }
+    }
+    if (unavailable > 0) throw new IndexerUnavailableError(`${unavailable} of ${due.length} referrals could not be decided: the indexer did not answer`);
+    return payable;
+  }
+
+  return { activate, activateDue, sweep, activateAfterMints };
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { getAddress, type Address, type Hex } from "viem";
 import { hotStatement, type Database } from "../../db/database.js";
-import type { PaymentType, ReferralReward, User } from "../../generated/prisma/client.js";
+import { Prisma, type PaymentType, type ReferralReward, type User } from "../../generated/prisma/client.js";
 import type { ChainService } from "../chain/index.js";
 import { startDeadline, type Deadline } from "../../lib/deadline.js";
 import { indexerWithin, IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
@@ -68,6 +68,11 @@ export interface EarningsOptions {
   requestDeadlineMs: number;
   /** Tells the other API processes that these users' earnings changed (their cached first pages are dropped). */
   changedElsewhere?: (addresses: string[]) => void;
+  /**
+   * How recently the payouts follower must have reached the indexer's newest payout for a read to rely on the vouchers
+   * it recorded paid; a read past that (the follower behind, stopped, or not running) asks the indexer about its page.
+   */
+  payoutsFollowedWithinMs: number;
   log: FastifyBaseLogger;
 }
 
@@ -92,6 +97,8 @@ type InviteRow = RewardRow & { refereeId: string; refereeUsername: string | null
 interface EarningsRow {
   /** Pending referrals to bring up to date in this request (first pages only). */
   pending: string[];
+  /** When the payouts follower last reached the indexer's newest payout (epoch ms), or null if it never ran. */
+  payoutsFollowedAt: number | null;
   earnedWei: string;
   invitesPaid: number;
   referredByUsername: string | null;
@@ -113,6 +120,9 @@ const rewardJson = (table: string) => `'id', ${table}."id", 'paymentType', ${tab
  * read needs one a page, and the next read goes on where this one stopped.
  */
 const CLAIM_ROUNDS = 4;
+
+/** The payouts follower's name (chain_follower): it records the vouchers the chain paid as the indexer lists them. */
+export const PAYOUTS_FOLLOWER = "payouts";
 
 /** How many pending referrals an earnings request brings up to date itself (the worker does the rest). */
 const INLINE_ACTIVATIONS = 10;
@@ -143,6 +153,7 @@ function earningsStatement(withPending: boolean, afterCursor: boolean) {
         ORDER BY ${rank} DESC, "updated_at" DESC, "id" DESC
         LIMIT ${INVITES_PAGE_SIZE + 1})
       SELECT ${pending} AS "pending",
+             (SELECT (extract(epoch FROM "followed_at") * 1000)::float8 FROM "chain_follower" WHERE "name" = '${PAYOUTS_FOLLOWER}') AS "payoutsFollowedAt",
              coalesce("totals"."earned_wei", 0)::text AS "earnedWei", coalesce("totals"."invites_paid", 0)::int4 AS "invitesPaid", "referrer"."username" AS "referredByUsername",
              coalesce("referral"."status" = 'pending', false) AS "refereePending",
              CASE WHEN "reward"."id" IS NULL THEN NULL ELSE json_build_object(${rewardJson('"reward"')}) END AS "refereeReward",
@@ -309,10 +320,12 @@ export function createReferralEarnings(options: EarningsOptions) {
       answer = await readAgain();
     }
     const address = getAddress(user.address);
-    // A voucher found paid moves its invite to a later group: the page is read again from the same place (and the
-    // other processes drop their copies of it), which may show open vouchers that were not asked about yet.
+    // With the payouts followed (recently), every voucher the chain paid is recorded already, on every page. Otherwise a
+    // voucher found paid moves its invite to a later group: the page is read again from the same place (and the other
+    // processes drop their copies of it), which may show open vouchers that were not asked about yet.
+    const followed = answer.payoutsFollowedAt !== null && Date.now() - answer.payoutsFollowedAt <= options.payoutsFollowedWithinMs;
     let changed = false;
-    for (let round = 0; round < CLAIM_ROUNDS && deadline.remainingMs() > 0; round++) {
+    for (let round = 0; round < CLAIM_ROUNDS && !followed && deadline.remainingMs() > 0; round++) {
       const page = answer.invites.slice(0, INVITES_PAGE_SIZE);
       if (!(await refreshClaimed(answer.refereeReward ? [...page, answer.refereeReward] : page, indexer, deadline))) break;
       changed = true;
@@ -340,5 +353,26 @@ export function createReferralEarnings(options: EarningsOptions) {
     return result;
   }
 
-  return { earnings, forget, forgetHere, forgetAll: () => cache.clear() };
+  /**
+   * Records these vouchers as paid (the payouts followed in chain order), those already recorded left as they are, and
+   * drops the beneficiaries' cached first pages here and in the other processes. Returns how many were new.
+   */
+  async function recordPaid(nonces: readonly bigint[]): Promise<number> {
+    if (nonces.length === 0) return 0;
+    const now = new Date();
+    // As refreshClaimed: a claimable voucher is claimed; an auto reward paid is also done (whoever sent it).
+    const beneficiaries = await prisma.$queryRaw<{ address: string; vouchers: number }[]>`
+      WITH "paid" AS (
+        UPDATE "referral_reward"
+           SET "claimed_at" = ${now}, "updated_at" = ${now},
+               "status" = CASE WHEN "payment_type" = 'auto' THEN 'paid'::"RewardStatus" ELSE "status" END,
+               "locked_until" = CASE WHEN "payment_type" = 'auto' THEN NULL ELSE "locked_until" END
+         WHERE "voucher_nonce" IN (${Prisma.join(nonces.map((nonce) => nonce.toString()))}) AND "claimed_at" IS NULL
+        RETURNING "beneficiary_id")
+      SELECT "user"."address", count(*)::int AS "vouchers" FROM "paid" JOIN "user" ON "user"."id" = "paid"."beneficiary_id" GROUP BY "user"."address"`;
+    if (beneficiaries.length > 0) forget(...beneficiaries.map((row) => row.address));
+    return beneficiaries.reduce((sum, row) => sum + row.vouchers, 0);
+  }
+
+  return { earnings, recordPaid, forget, forgetHere, forgetAll: () => cache.clear() };
 }

@@ -10,7 +10,9 @@ import { createReferralAcceptance } from "./acceptance.js";
 import { createReferralActivation, type RewardRule } from "./activation.js";
 import { createReferralCodes } from "./codes.js";
 import type { ListedMint } from "./humans.js";
-import { createReferralEarnings } from "./earnings.js";
+import { createReferralEarnings, PAYOUTS_FOLLOWER } from "./earnings.js";
+import { createChainFollower } from "../../lib/chain-follower.js";
+import { INDEXER_FOLLOW_LIMIT } from "../indexer/index.js";
 
 export type { AcceptInput, Eligibility, EligibilityReason } from "./acceptance.js";
 export { ELIGIBILITY_REASON } from "./acceptance.js";
@@ -29,6 +31,8 @@ export interface ReferralServiceOptions {
   earningsCacheTtlMs: number;
   /** Tells the other API processes whose earnings changed (an invalidation channel); absent with one process. */
   earningsChangedElsewhere?: (addresses: string[]) => void;
+  /** The followers of the indexer's mints and payouts in chain order (CHAIN_FOLLOW_*). */
+  follow: { leaseMs: number; payoutsFollowedWithinMs: number };
   /** How long a pending referral waits for the referee's first mint (REFERRAL_PENDING_TTL). */
   pendingTtlMs: number;
   /** One deadline for all of a request's calls to the indexer (the indexer's own timeout). */
@@ -61,6 +65,32 @@ export function createReferralService(options: ReferralServiceOptions) {
     cacheTtlMs: options.earningsCacheTtlMs,
     requestDeadlineMs: options.requestDeadlineMs,
     changedElsewhere: options.earningsChangedElsewhere,
+    payoutsFollowedWithinMs: options.follow.payoutsFollowedWithinMs,
+    log,
+  });
+  // The indexer's events in chain order, so that nothing waits for a sweep or a read to ask: a mint decides the
+  // referrals waiting for it, a payout records its voucher paid. Pages of the most the indexer lists at once.
+  const mintsFollower = createChainFollower({
+    database,
+    name: "mints",
+    fetch: (after, limit) => indexer.mintsAfter(after, limit),
+    apply: async (mints) => void (await activation.activateAfterMints(mints.map((mint) => mint.receiver))),
+    pageSize: INDEXER_FOLLOW_LIMIT,
+    leaseMs: options.follow.leaseMs,
+    // A mint a reorganisation moved under the follower is left to the sweep: mints come a thousand a block at times.
+    rewindSeconds: 0,
+    log,
+  });
+  const payoutsFollower = createChainFollower({
+    database,
+    name: PAYOUTS_FOLLOWER,
+    fetch: (after, limit) => indexer.payoutsAfter(after, limit),
+    apply: async (payouts) => void (await earnings.recordPaid(payouts.map((payout) => payout.nonce))),
+    pageSize: INDEXER_FOLLOW_LIMIT,
+    leaseMs: options.follow.leaseMs,
+    // Reads see no other check of a voucher while the follower is current: twice the depth Ponder itself reorganises on
+    // World Chain (30 blocks of 2 s) is read again each pass, a few payouts.
+    rewindSeconds: 120,
     log,
   });
   const acceptance = createReferralAcceptance({
@@ -84,6 +114,10 @@ export function createReferralService(options: ReferralServiceOptions) {
     activate: activation.activate,
     activateDue: activation.activateDue,
     sweepPending: activation.sweep,
+    activateAfterMints: activation.activateAfterMints,
+    followMints: mintsFollower.pass,
+    followPayouts: payoutsFollower.pass,
+    recordPaid: earnings.recordPaid,
     earnings: earnings.earnings,
     forget,
     /** For the invalidation channel: what another process changed. */

@@ -1,13 +1,14 @@
 import { Hono } from "hono";
 import { db } from "ponder:api";
 import { referralPayout } from "ponder:schema";
-import { asc, desc, eq, inArray } from "ponder";
-import { parseAddress, parseLimit, parseNonce, parseNonces } from "../../lib/request-params";
+import { asc, desc, eq, gt, inArray } from "ponder";
+import { FOLLOW_LIMIT, parseAddress, parseCursor, parseLimit, parseNonce, parseNonces } from "../../lib/request-params";
 import { valueOr400 } from "../respond";
 import type { ReferralNonceResponse, ReferralNoncesResponse, ReferralPayout, ReferralPayoutsResponse } from "../types";
 
 function present(row: typeof referralPayout.$inferSelect): ReferralPayout {
   return {
+    cursor: row.eventId,
     nonce: row.nonce.toString(),
     account: row.account,
     amount: row.amount.toString(),
@@ -19,6 +20,20 @@ function present(row: typeof referralPayout.$inferSelect): ReferralPayout {
 }
 
 export const referralPayouts = new Hono()
+  // Every payout in chain order, a page after a cursor: the API follows them to record which vouchers were paid.
+  .get("/", async (c) => {
+    const after = valueOr400(c, parseCursor(c.req.query("after")));
+    if ("response" in after) return after.response;
+    const limit = valueOr400(c, parseLimit(c.req.query("limit"), FOLLOW_LIMIT));
+    if ("response" in limit) return limit.response;
+    const rows = await db
+      .select()
+      .from(referralPayout)
+      .where(after.value === null ? undefined : gt(referralPayout.eventId, after.value))
+      .orderBy(asc(referralPayout.eventId))
+      .limit(limit.value);
+    return c.json({ payouts: rows.map(present) } satisfies ReferralPayoutsResponse);
+  })
   // A page of vouchers in one request (the API's earnings read asks about every open voucher of a page at once).
   .get("/nonces", async (c) => {
     const nonces = valueOr400(c, parseNonces(c.req.query("nonces")));

@@ -7,7 +7,8 @@ import { streakAt } from "../../lib/streak";
 import { humanState } from "../human-state";
 import { streakContext } from "../streak-context";
 import { valueOr400 } from "../respond";
-import type { Claim, ClaimsResponse, StreakResponse, WalletHumansResponse } from "../types";
+import { presentClaim } from "../claims";
+import type { ClaimsResponse, StreakResponse, WalletHumansResponse } from "../types";
 
 export const streaks = new Hono()
   .get("/:address", async (c) => {
@@ -54,19 +55,7 @@ export const streaks = new Hono()
       .where(eq(mint.receiver, address.value))
       .orderBy(direction(mint.blockNumber), direction(mint.logIndex))
       .limit(limit.value);
-    const claims = rows.map(
-      (row): Claim => ({
-        transactionHash: row.transactionHash,
-        blockNumber: row.blockNumber,
-        logIndex: row.logIndex,
-        timestamp: row.timestamp,
-        receiver: row.receiver,
-        nullifierHash: row.nullifierHash,
-        amount: row.amount.toString(),
-        numOfMints: row.numOfMints,
-        streak: row.streak,
-      }),
-    );
+    const claims = rows.map(presentClaim);
     return c.json({ claims } satisfies ClaimsResponse);
   })
   .get("/:address/humans", async (c) => {
