@@ -3,6 +3,7 @@
 // poll.json: { "question": { "en": "...", "es": "..." }, "options": [{ "en": "..." }, ...],
 //              "opensAt"?: ISO time (default now), "closesAt"?: ISO time (default: open until closed) }
 // Texts need en; other languages (es fil id ja ko pt th) are optional and fall back to en.
+// list: every poll that has opened, in the app's order, read a page at a time however many there are.
 import { readFile } from "node:fs/promises";
 import { ZodError } from "zod";
 import { openDatabase } from "../src/db/database.js";
@@ -22,7 +23,7 @@ try {
   } else if (command === "close" && argument) {
     console.log((await polls.close(argument)) ? `closed poll ${argument}` : `no open poll ${argument}`);
   } else if (command === "list") {
-    for (const poll of await polls.list("en")) {
+    for await (const poll of polls.everyPoll("en")) {
       console.log(`${poll.id}\t${poll.status}\t${poll.totalVotes} votes\t${poll.question}`);
       for (const option of poll.options) console.log(`    ${option.votes}\t${option.label}`);
     }

@@ -87,25 +87,33 @@ describe("migration 20261228000000_streak_cache_unlogged", () => {
   });
 });
 
-describe("migration 20261222000000_allow_list_per_human", () => {
-  const name = "20261222000000_allow_list_per_human";
-  const [listed, other] = ["0x00000000000000000000000000000000000000c1", "0x00000000000000000000000000000000000000c2"];
-  const human = `0x${"ab".repeat(32)}` as const;
-  let before: TestDatabase;
-
+/** A database migrated up to the migration `name`, not including it, for the tests of the enclosing block. */
+function databaseBefore(name: string): () => TestDatabase {
+  let before: TestDatabase | undefined;
   beforeAll(async () => {
     const migrations = await readMigrations();
     before = await createTestDatabase(migrations.slice(0, migrations.findIndex((migration) => migration.name === name)));
   });
   afterAll(async () => {
-    await before.drop();
+    await before?.drop();
   });
+  return () => {
+    if (!before) throw new Error(`no database before ${name}`);
+    return before;
+  };
+}
+
+describe("migration 20261222000000_allow_list_per_human", () => {
+  const name = "20261222000000_allow_list_per_human";
+  const [listed, other] = ["0x00000000000000000000000000000000000000c1", "0x00000000000000000000000000000000000000c2"];
+  const human = `0x${"ab".repeat(32)}` as const;
+  const before = databaseBefore(name);
 
   it("keeps every allow-listed wallet, as an address-only entry the API binds to the wallet's human", async () => {
-    const { prisma } = before.database;
+    const { prisma } = before().database;
     await prisma.$executeRaw`INSERT INTO "referral_allow_list" ("address", "note", "created_at")
       VALUES (${listed}, 'early supporter', '2026-01-02T03:04:05Z'), (${other}, NULL, '2026-01-03T00:00:00Z')`;
-    expect((await before.database.migrate()).applied).toContain(name);
+    expect((await before().database.migrate()).applied).toContain(name);
 
     const rows = await prisma.referralAllowList.findMany({ orderBy: { address: "asc" } });
     expect(rows).toEqual([
@@ -120,7 +128,7 @@ describe("migration 20261222000000_allow_list_per_human", () => {
   });
 
   it("holds one entry per human and one address-only entry per wallet", async () => {
-    const { prisma } = before.database;
+    const { prisma } = before().database;
     await expect(prisma.referralAllowList.create({ data: { nullifierHash: human, address: other } })).rejects.toMatchObject({ code: "P2002" });
     await expect(prisma.referralAllowList.create({ data: { address: other } })).rejects.toMatchObject({ code: "P2002" });
     // Several humans may have minted to one wallet: each has an entry naming it.
@@ -130,5 +138,27 @@ describe("migration 20261222000000_allow_list_per_human", () => {
     await expect(prisma.referralAllowList.create({ data: { nullifierHash: `0x${"AB".repeat(32)}` } })).rejects.toThrow();
     await expect(prisma.referralAllowList.create({ data: { nullifierHash: "12345" } })).rejects.toThrow();
     await expect(prisma.referralAllowList.create({ data: {} })).rejects.toThrow();
+  });
+});
+
+describe("migration 20261230000002_poll_vote_totals", () => {
+  const name = "20261230000002_poll_vote_totals";
+  const before = databaseBefore(name);
+
+  it("counts the votes cast before it into each option's total, and counts the votes cast after", async () => {
+    const { prisma } = before().database;
+    const voter = await prisma.user.create({ data: { address: "0x00000000000000000000000000000000000000d1" } });
+    const poll = await prisma.poll.create({ data: { question: { en: "Q" }, options: { create: [0, 1, 2].map((position) => ({ position, label: { en: `${position}` } })) } }, include: { options: true } });
+    const [first, second, third] = poll.options.sort((a, b) => a.position - b.position);
+    if (!first || !second || !third) throw new Error("three options");
+    const votes = (option: typeof first, humans: string[]) => humans.map((human) => ({ pollId: poll.id, optionId: option.id, nullifierHash: human, userId: voter.id }));
+    await prisma.pollVote.createMany({ data: [...votes(first, ["0x1", "0x2", "0x3"]), ...votes(second, ["0x4"])] });
+    expect((await before().database.migrate()).applied).toContain(name);
+
+    const totals = async () => Object.fromEntries((await prisma.pollVoteTotals.findMany()).map((row) => [row.optionId, row.votes]));
+    expect(await totals()).toEqual({ [first.id]: 3, [second.id]: 1 });
+    await prisma.pollVote.createMany({ data: votes(third, ["0x5"]) });
+    await prisma.pollVote.update({ where: { pollId_nullifierHash: { pollId: poll.id, nullifierHash: "0x1" } }, data: { optionId: second.id } });
+    expect(await totals()).toEqual({ [first.id]: 2, [second.id]: 2, [third.id]: 1 });
   });
 });

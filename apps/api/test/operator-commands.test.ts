@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../src/db/database.js";
 import { createAllowList } from "../src/services/referrals/allow-list.js";
+import { createPollService } from "../src/services/polls/polls.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { FakeIndexer, serveFakeIndexer } from "./helpers/fake-indexer.js";
@@ -77,6 +79,36 @@ describe("pnpm swap-volumes", { timeout: 600_000 }, () => {
     expect(await withDatabase((database) => database.prisma.partnerSwap.count())).toBe(2);
     expect(await withDatabase((database) => database.prisma.swapRewardClaim.findUnique({ where: { address } }))).toMatchObject({ note: "batch 7" });
   });
+
+  it("imports a file of several batches, each record once, and names the position of a bad record deep in one", async () => {
+    const address = "0x00000000000000000000000000000000000000c6";
+    const count = 3_500;
+    const csv = path.join(work, "large.csv");
+    writeFileSync(csv, ["id,address,volume_usd,swapped_at", ...Array.from({ length: count }, (_, i) => `large-${i},${address},0.01,`), ""].join("\n"));
+    // The records there: how many, how many ids, and their volume.
+    const landed = () =>
+      withDatabase(async (database) => {
+        const rows = await database.prisma.partnerSwap.findMany({ where: { id: { startsWith: "large-" } }, select: { id: true, volumeUsd: true } });
+        return { rows: rows.length, ids: new Set(rows.map((row) => row.id)).size, volumeUsd: rows.reduce((sum, row) => sum + Number(row.volumeUsd), 0).toFixed(2) };
+      });
+
+    const imported = await command("swap-volumes", "import", csv);
+    expect(imported).toMatchObject({ code: 0, stdout: `${count} swap records imported, 0 already there (${count} in ${csv})\n` });
+    expect(await landed()).toEqual({ rows: count, ids: count, volumeUsd: "35.00" });
+    expect((await command("swap-volumes", "import", csv)).stdout).toBe(`0 swap records imported, ${count} already there (${count} in ${csv})\n`);
+    expect(await landed()).toEqual({ rows: count, ids: count, volumeUsd: "35.00" });
+
+    const records = Array.from({ length: count }, (_, i) => ({ id: `refused-${i}`, address: i === 2_344 ? "0x12" : address, volumeUsd: i === 3_333 ? "-1" : "0.01" }));
+    const bad = path.join(work, "large-bad.json");
+    writeFileSync(bad, JSON.stringify({ records }, null, 1));
+    const refused = await command("swap-volumes", "import", bad);
+    expect(refused).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "nothing imported:\nrecord 2345: address not a 0x address\nrecord 3334: volumeUsd not a non-negative USD amount with at most 6 decimals\n",
+    });
+    expect(await withDatabase((database) => database.prisma.partnerSwap.count({ where: { id: { startsWith: "refused-" } } }))).toBe(0);
+  });
 });
 
 describe("pnpm polls", { timeout: 600_000 }, () => {
@@ -95,6 +127,63 @@ describe("pnpm polls", { timeout: 600_000 }, () => {
     const refused = await command("polls", "create", file);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain("invalid poll");
+  });
+
+  it("lists every poll that has opened, more than a page holds, each once, in the app's order", async () => {
+    // 260 polls: open-ended, closing later, closed and not yet open ones, many sharing their closing and opening times
+    // so that pages (100 polls, and 7 below) end inside such a group.
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const hour = 3_600_000;
+    const polls = Array.from({ length: 260 }, (_, i) => {
+      const group = 1 + Math.floor(i / 20);
+      const closesAt = [null, new Date(now + group * hour), new Date(now + group * hour), new Date(now - group * hour), new Date(now - group * hour)][i % 5] ?? null;
+      const opensAt = i % 13 === 0 ? new Date(now + hour) : new Date(now - 100 * hour - Math.floor(i / 7) * hour);
+      return { id: randomUUID(), question: { en: `Poll ${i}` }, opensAt, closesAt: i % 13 === 0 ? null : closesAt };
+    });
+    const options = polls.flatMap((poll) => [0, 1].map((position) => ({ id: randomUUID(), pollId: poll.id, position, label: { en: `${poll.question.en} option ${position}` } })));
+    const votesFor = options.filter((_, i) => i % 3 === 0);
+    await withDatabase(async (database) => {
+      // The commands migrate the database they open; this test may be the first to open it.
+      await database.migrate();
+      await database.prisma.poll.deleteMany();
+      await database.prisma.poll.createMany({ data: polls });
+      await database.prisma.pollOption.createMany({ data: options });
+      const voter = await database.prisma.user.create({ data: { address: "0x00000000000000000000000000000000000000e1" } });
+      await database.prisma.pollVote.createMany({ data: votesFor.map((option, i) => ({ pollId: option.pollId, optionId: option.id, nullifierHash: `0xlisted-${i}`, userId: voter.id })) });
+    });
+
+    const closing = (poll: (typeof polls)[number]) => poll.closesAt?.getTime() ?? Number.MAX_SAFE_INTEGER;
+    const isOpen = (poll: (typeof polls)[number]) => closing(poll) > now;
+    const shown = polls
+      .filter((poll) => poll.opensAt.getTime() <= now)
+      .sort(
+        (a, b) =>
+          Number(isOpen(b)) - Number(isOpen(a)) ||
+          (isOpen(a) ? closing(a) - closing(b) : closing(b) - closing(a)) ||
+          b.opensAt.getTime() - a.opensAt.getTime() ||
+          (a.id < b.id ? -1 : 1),
+      );
+    // More than two pages of the command's (100 polls).
+    expect(shown.length).toBeGreaterThan(200);
+    const expected = shown.flatMap((poll) => {
+        const own = options.filter((option) => option.pollId === poll.id).map((option) => ({ ...option, votes: votesFor.includes(option) ? 1 : 0 }));
+        const total = own.reduce((sum, option) => sum + option.votes, 0);
+      return [`${poll.id}\t${isOpen(poll) ? "open" : "closed"}\t${total} votes\t${poll.question.en}`, ...own.map((option) => `    ${option.votes}\t${option.label.en}`)];
+    });
+
+    const listed = await command("polls", "list");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toBe([...expected, ""].join("\n"));
+
+    const paged = await withDatabase(async (database) => {
+      const lines = [];
+      const service = createPollService({ prisma: database.prisma, indexer: new FakeIndexer() });
+      for await (const poll of service.everyPoll("en", 7)) {
+        lines.push(`${poll.id}\t${poll.status}\t${poll.totalVotes} votes\t${poll.question}`, ...poll.options.map((option) => `    ${option.votes}\t${option.label}`));
+      }
+      return lines;
+    });
+    expect(paged).toEqual(expected);
   });
 });
 

@@ -157,34 +157,79 @@ describe("polls", () => {
     expect((await list(voter)).find((entry) => entry.id === poll.id)).toMatchObject({ status: "closed", myVote: optionId, totalVotes: 1 });
   });
 
-  it("counts a closed poll's votes once and an open poll's at most every few seconds; a vote cast here shows at once", async () => {
+  it("shows every vote at once, whichever process wrote it, changed it or removed it", async () => {
     const prisma = t.db.database.prisma;
     const closed = await polls().create({
-      question: { en: "Counted once" },
+      question: { en: "Counted when closed" },
       options: [{ en: "a" }, { en: "b" }],
       opensAt: new Date(Date.now() - 3_600_000).toISOString(),
       closesAt: new Date(Date.now() - 600_000).toISOString(),
     });
-    const open = await polls().create({ question: { en: "Counted again" }, options: [{ en: "a" }, { en: "b" }] });
+    const open = await polls().create({ question: { en: "Counted when open" }, options: [{ en: "a" }, { en: "b" }] });
     const voter = await newUser(t.app);
     const userId = (await prisma.user.findUniqueOrThrow({ where: { address: voter.address } })).id;
     // Votes another API process wrote (the closed poll's before it closed).
     const written = (poll: typeof open, n: number) =>
       Array.from({ length: n }, (_, i) => ({ pollId: poll.id, optionId: poll.options[0]?.id ?? "", nullifierHash: `0x${(900_000 + i).toString(16)}-${poll.id}`, userId }));
     await prisma.pollVote.createMany({ data: [...written(closed, 3), ...written(open, 2)] });
-    const seen = async (poll: typeof open) => (await list()).find((entry) => entry.id === poll.id)?.totalVotes;
-    expect(await seen(closed)).toBe(3);
-    expect(await seen(open)).toBe(2);
+    const seen = async (poll: typeof open) => (await list()).find((entry) => entry.id === poll.id)?.options.map((option) => option.votes);
+    expect(await seen(closed)).toEqual([3, 0]);
+    expect(await seen(open)).toEqual([2, 0]);
 
-    // The database changes behind this process: neither count is read again at once.
-    await prisma.pollVote.deleteMany({ where: { pollId: { in: [closed.id, open.id] } } });
-    expect(await seen(closed)).toBe(3);
-    expect(await seen(open)).toBe(2);
-    // A vote cast through this process recounts its poll.
+    // One vote of each poll removed by another process; a vote cast here; another process's votes moved.
+    await prisma.pollVote.deleteMany({ where: { pollId: { in: [closed.id, open.id] }, nullifierHash: { startsWith: `0x${(900_000).toString(16)}-` } } });
+    expect(await seen(closed)).toEqual([2, 0]);
+    expect(await seen(open)).toEqual([1, 0]);
     const optionId = open.options[1]?.id ?? "";
-    expect((await vote(await verifiedUser(), open.id, optionId)).json<{ poll: Poll }>().poll.options.map((option) => option.votes)).toEqual([0, 1]);
-    expect(await seen(open)).toBe(1);
-    expect(await seen(closed)).toBe(3);
+    expect((await vote(await verifiedUser(), open.id, optionId)).json<{ poll: Poll }>().poll.options.map((option) => option.votes)).toEqual([1, 1]);
+    await prisma.pollVote.updateMany({ where: { pollId: open.id }, data: { optionId } });
+    expect(await seen(open)).toEqual([0, 2]);
+  });
+
+  it("keeps each option's total equal to its votes as votes are cast, changed and removed (the database's triggers)", async () => {
+    const prisma = t.db.database.prisma;
+    const poll = await polls().create({ question: { en: "Totals" }, options: [{ en: "a" }, { en: "b" }, { en: "c" }] });
+    const [a, b, c] = poll.options.sort((x, y) => x.position - y.position);
+    if (!a || !b || !c) throw new Error("options");
+    /** The totals the database keeps, against a count of the votes themselves and the answer the route gives. */
+    const expectTotals = async (votes: [number, number, number]) => {
+      const totals = await prisma.pollVoteTotals.findMany({ where: { option: { pollId: poll.id } } });
+      const counted = await prisma.pollVote.groupBy({ by: ["optionId"], where: { pollId: poll.id }, _count: { _all: true } });
+      const of = (rows: { optionId: string; votes: number }[]) => [a, b, c].map((option) => rows.find((row) => row.optionId === option.id)?.votes ?? 0);
+      expect(of(totals)).toEqual(votes);
+      expect(of(counted.map((row) => ({ optionId: row.optionId, votes: row._count._all })))).toEqual(votes);
+      expect((await list()).find((entry) => entry.id === poll.id)?.options.map((option) => option.votes)).toEqual(votes);
+    };
+    const [ana, ben, cai] = [await verifiedUser(), await verifiedUser(), await verifiedUser()];
+    const idOf = async (user: TestUser) => (await prisma.user.findUniqueOrThrow({ where: { address: user.address } })).id;
+    await vote(ana, poll.id, a.id);
+    await vote(ben, poll.id, a.id);
+    await vote(cai, poll.id, b.id);
+    await expectTotals([2, 1, 0]);
+
+    // Votes changed through the API (one row each); then votes cast and moved many in one statement.
+    await vote(ana, poll.id, c.id);
+    await vote(ben, poll.id, a.id);
+    await expectTotals([1, 1, 1]);
+    const benId = await idOf(ben);
+    const others = Array.from({ length: 6 }, (_, i) => ({ pollId: poll.id, optionId: i % 2 === 0 ? a.id : b.id, nullifierHash: `0xtotals-${i}`, userId: benId }));
+    await prisma.pollVote.createMany({ data: others });
+    await expectTotals([4, 4, 1]);
+    await prisma.pollVote.updateMany({ where: { pollId: poll.id, optionId: a.id }, data: { optionId: c.id } });
+    await expectTotals([0, 4, 5]);
+    // A change that keeps the option (the same human voting again from another wallet) leaves the totals.
+    await prisma.pollVote.updateMany({ where: { pollId: poll.id, optionId: b.id, nullifierHash: { startsWith: "0xtotals-" } }, data: { userId: await idOf(cai) } });
+    await expectTotals([0, 4, 5]);
+
+    // Votes removed: some at once, and those of a deleted account (the cascade).
+    await prisma.pollVote.deleteMany({ where: { pollId: poll.id, nullifierHash: { in: ["0xtotals-0", "0xtotals-1"] } } });
+    await expectTotals([0, 3, 4]);
+    await prisma.user.delete({ where: { id: benId } });
+    await expectTotals([0, 3, 1]);
+    // An option removed takes its votes and its total along.
+    await prisma.pollOption.delete({ where: { id: c.id } });
+    expect(await prisma.pollVoteTotals.findUnique({ where: { optionId: c.id } })).toBeNull();
+    expect((await list()).find((entry) => entry.id === poll.id)?.options.map((option) => option.votes)).toEqual([0, 3]);
   });
 
   it("needs a session, a uuid and an option; 503 while the human cannot be checked", async () => {

@@ -1,5 +1,13 @@
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importSwapRecords, markSwapRewardClaimed, parseSwapRecords, SwapImportError } from "../src/services/swap-reward/swap-volumes.js";
+import {
+  importSwapFile,
+  importSwapRecords,
+  markSwapRewardClaimed,
+  readSwapFile,
+  type SwapFileFormat,
+  type SwapRecord,
+} from "../src/services/swap-reward/swap-volumes.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser, type TestUser } from "./helpers/referrals.js";
@@ -104,34 +112,83 @@ describe("GET /api/user/uno_rewards/terms", () => {
 });
 
 describe("the swap record importer", () => {
+  /** A partner file with this text, opened as the importer opens one: a stream. */
+  const file = (text: string) => () => Readable.from([text]);
+  async function recordsOf(text: string, format: SwapFileFormat): Promise<SwapRecord[]> {
+    const records = [];
+    for await (const row of readSwapFile(file(text)(), format)) if ("record" in row) records.push(row.record);
+    return records;
+  }
+  /** Imports the text; the problems it reports, and its answer. */
+  async function importText(text: string, format: SwapFileFormat) {
+    const problems: string[] = [];
+    const done = await importSwapFile(prisma(), file(text), format, (problem) => problems.push(problem));
+    return { problems, done };
+  }
+
   it("reads JSON (array or { records }) and CSV, and imports a record id once", async () => {
     const address = "0x00000000000000000000000000000000000000b1";
-    const json = parseSwapRecords(JSON.stringify([{ id: 1, address: address.toUpperCase().replace("0X", "0x"), volumeUsd: 2.5, swappedAt: "2025-05-01T10:00:00Z" }]), "json");
+    const json = await recordsOf(JSON.stringify([{ id: 1, address: address.toUpperCase().replace("0X", "0x"), volumeUsd: 2.5, swappedAt: "2025-05-01T10:00:00Z" }]), "json");
     expect(json).toEqual([{ id: "1", address, volumeUsd: "2.5", swappedAt: new Date("2025-05-01T10:00:00Z") }]);
-    const wrapped = parseSwapRecords(JSON.stringify({ records: [{ id: "x", address, volume_usd: "1" }] }), "json");
-    expect(wrapped[0]).toMatchObject({ id: "x", volumeUsd: "1", swappedAt: null });
-    const csv = parseSwapRecords(`id,address,volume_usd,swapped_at\r\nimp-1,${address},4.000001,\nimp-2,${address},0.5,2025-05-02T00:00:00Z\n`, "csv");
-    expect(csv.map((record) => [record.id, record.volumeUsd])).toEqual([["imp-1", "4.000001"], ["imp-2", "0.5"]]);
+    const wrapped = await recordsOf(JSON.stringify({ source: { name: "partner", ids: [1, 2] }, records: [{ id: "x", address, volume_usd: "1" }] }), "json");
+    expect(wrapped).toEqual([{ id: "x", address, volumeUsd: "1", swappedAt: null }]);
+    const csv = `id,address,volume_usd,swapped_at\r\nimp-1,${address},4.000001,\n\nimp-2,${address},0.5,2025-05-02T00:00:00Z\n`;
+    expect((await recordsOf(csv, "csv")).map((record) => [record.id, record.volumeUsd])).toEqual([["imp-1", "4.000001"], ["imp-2", "0.5"]]);
 
-    expect(await importSwapRecords(prisma(), csv)).toEqual({ imported: 2, skipped: 0 });
-    expect(await importSwapRecords(prisma(), csv)).toEqual({ imported: 0, skipped: 2 });
+    expect(await importText(csv, "csv")).toEqual({ problems: [], done: { records: 2, imported: 2, skipped: 0 } });
+    expect(await importText(csv, "csv")).toEqual({ problems: [], done: { records: 2, imported: 0, skipped: 2 } });
     const total = await prisma().partnerSwap.aggregate({ where: { address }, _sum: { volumeUsd: true } });
     expect(total._sum.volumeUsd?.toFixed(6)).toBe("4.500001");
+    expect(await importText(JSON.stringify({ records: [] }), "json")).toEqual({ problems: [], done: { records: 0, imported: 0, skipped: 0 } });
   });
 
-  it("lists every bad record and imports none of them", () => {
-    let error: unknown;
-    try {
-      parseSwapRecords(JSON.stringify([{ id: "ok", address: someone, volumeUsd: "1" }, { id: "", address: "0x12", volumeUsd: "-3" }, { address: someone, volumeUsd: "1.1234567" }]), "json");
-    } catch (caught) {
-      error = caught;
+  it("lists every bad record and imports none of them", async () => {
+    const bad = JSON.stringify([{ id: "listed-ok", address: someone, volumeUsd: "1" }, { id: "", address: "0x12", volumeUsd: "-3" }, { address: someone, volumeUsd: "1.1234567" }]);
+    const { problems, done } = await importText(bad, "json");
+    expect(done).toBeUndefined();
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^record 2: .*id.*address.*volumeUsd/s);
+    expect(problems[1]).toMatch(/^record 3: .*id/);
+    expect(await prisma().partnerSwap.count({ where: { id: "listed-ok" } })).toBe(0);
+
+    for (const [text, problem] of [
+      ["{", /^not JSON/],
+      [`[{ "id": "cut-short", "address": "${someone}", "volumeUsd": "1" }`, /^not JSON/],
+      ["", /^not JSON/],
+      ["{}", /^expected an array of records$/],
+      ['{ "records": 5 }', /^expected an array of records$/],
+      ['"records"', /^expected an array of records$/],
+    ] as const) {
+      expect(await importText(text, "json")).toEqual({ problems: [expect.stringMatching(problem) as string], done: undefined });
     }
-    expect(error).toBeInstanceOf(SwapImportError);
-    const message = (error as Error).message;
-    expect(message).toMatch(/record 2: .*id.*address.*volumeUsd/s);
-    expect(message).toMatch(/record 3: .*id/);
-    expect(message).not.toMatch(/record 1/);
-    expect(() => parseSwapRecords("{", "json")).toThrow(/not JSON/);
+    expect(await prisma().partnerSwap.count({ where: { id: "cut-short" } })).toBe(0);
+  });
+
+  it("holds a batch of a large file, never the file: each batch is written before the reading goes much further", async () => {
+    const count = 10_500;
+    const address = "0x00000000000000000000000000000000000000b3";
+    for (const format of ["csv", "json"] as const) {
+      const id = (i: number) => `streamed-${format}-${i}`;
+      const written = () => prisma().partnerSwap.count({ where: { id: { startsWith: `streamed-${format}-` } } });
+      // How far the reading had gone past what was written, looked at every 500 records of the second reading (the one
+      // that writes).
+      const aheadOfWrites: number[] = [];
+      let readings = 0;
+      async function* text(measure: boolean) {
+        yield format === "csv" ? "id,address,volume_usd\n" : "[";
+        for (let i = 0; i < count; i++) {
+          if (measure && i % 500 === 0) aheadOfWrites.push(i - (await written()));
+          yield format === "csv" ? `${id(i)},${address},1\n` : `${i === 0 ? "" : ","}{"id":"${id(i)}","address":"${address}","volumeUsd":"1"}`;
+        }
+        if (format === "json") yield "]";
+      }
+      const done = await importSwapFile(prisma(), () => Readable.from(text(++readings === 2)), format, (problem) => expect.fail(problem));
+      expect(done).toEqual({ records: count, imported: count, skipped: 0 });
+      expect(await written()).toBe(count);
+      expect(aheadOfWrites).toHaveLength(count / 500);
+      // A batch is 1,000 records, and Node's line reader queues up to 1,024 lines: never the file's 10,500.
+      expect(Math.max(...aheadOfWrites)).toBeLessThanOrEqual(2_500);
+    }
   });
 });
 

@@ -1,20 +1,10 @@
 import { z } from "zod";
-import type { Prisma, PrismaClient, User } from "../../generated/prisma/client.js";
+import type { Poll, Prisma, PrismaClient, User } from "../../generated/prisma/client.js";
 import { ApiError, isUniqueViolation } from "../../lib/errors.js";
 import { nullifierHashToHex } from "@oro/clients";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
 import { firstMintFromIndexer, humanBehindWallet } from "../referrals/index.js";
 import { LOCALES, localised, type Locale } from "../../lib/locales.js";
-import { TtlCache } from "../../lib/ttl-cache.js";
-
-/**
- * Counting a poll's votes reads every vote it has (a million, with every human voting): an open poll's counts are
- * counted again at most this often per process, and a vote cast here recounts its poll at once. A closed poll's
- * counts no longer change and are counted once.
- */
-const OPEN_POLL_COUNTS_TTL_MS = 5_000;
-/** A vote that passed the open check just before the close may land a moment after it. */
-const CLOSED_SETTLE_MS = 60_000;
 
 /** A text per language; en is required and is the fallback. */
 export const translationsSchema = z
@@ -50,6 +40,26 @@ export interface PollView {
 
 type PollWithOptions = Prisma.PollGetPayload<{ include: { options: true } }>;
 
+/** A poll with its options' vote counts: one row per option, which the database's triggers keep (poll_vote_totals). */
+const withVoteTotals = { options: { include: { voteTotals: { select: { votes: true } } } } } satisfies Prisma.PollInclude;
+type PollWithVotes = Prisma.PollGetPayload<{ include: typeof withVoteTotals }>;
+
+/** What places a poll in the listing's order. */
+type PollPlace = Pick<Poll, "id" | "opensAt" | "closesAt">;
+type PollPhase = "open" | "closed";
+
+/**
+ * The polls after `last` in the listing's order, among those of its phase: open ones by closing time (open-ended
+ * ones last), closed ones most recently closed first; newest opened first among those closing at the same time,
+ * then by id.
+ */
+function pollsAfter(last: PollPlace, phase: PollPhase): Prisma.PollWhereInput {
+  const closingWithIt = { closesAt: last.closesAt, OR: [{ opensAt: { lt: last.opensAt } }, { opensAt: last.opensAt, id: { gt: last.id } }] };
+  if (last.closesAt === null) return closingWithIt;
+  const closingLater = phase === "open" ? { OR: [{ closesAt: { gt: last.closesAt } }, { closesAt: null }] } : { closesAt: { lt: last.closesAt } };
+  return { OR: [closingLater, closingWithIt] };
+}
+
 export type PollService = ReturnType<typeof createPollService>;
 
 /**
@@ -68,34 +78,8 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
   const statusOf = (poll: { closesAt: Date | null }, now: Date): PollStatus =>
     poll.closesAt !== null && poll.closesAt <= now ? "closed" : "open";
 
-  const openCounts = new TtlCache<Map<string, number>>(OPEN_POLL_COUNTS_TTL_MS, 1_000);
-  const closedCounts = new TtlCache<Map<string, number>>(86_400_000, 1_000);
-
-  /** Votes per option of these polls, from the caches where they hold them, else one count for the rest. */
-  async function voteCounts(polls: PollWithOptions[]): Promise<Map<string, number>> {
-    const now = Date.now();
-    const settled = (poll: PollWithOptions) => poll.closesAt !== null && poll.closesAt.getTime() <= now - CLOSED_SETTLE_MS;
-    const votes = new Map<string, number>();
-    const missing: PollWithOptions[] = [];
-    for (const poll of polls) {
-      const cached = (settled(poll) ? closedCounts : openCounts).get(poll.id);
-      if (!cached) missing.push(poll);
-      else for (const [optionId, count] of cached) votes.set(optionId, count);
-    }
-    if (missing.length === 0) return votes;
-    const rows = await prisma.pollVote.groupBy({ by: ["optionId"], where: { pollId: { in: missing.map((poll) => poll.id) } }, _count: { _all: true } });
-    const counted = new Map(rows.map((row) => [row.optionId, row._count._all]));
-    for (const poll of missing) {
-      const perOption = new Map(poll.options.map((option) => [option.id, counted.get(option.id) ?? 0]));
-      (settled(poll) ? closedCounts : openCounts).set(poll.id, perOption);
-      for (const [optionId, count] of perOption) votes.set(optionId, count);
-    }
-    return votes;
-  }
-
-  async function present(polls: PollWithOptions[], locale: Locale, user: User | undefined): Promise<PollView[]> {
+  async function present(polls: PollWithVotes[], locale: Locale, user: User | undefined, now = new Date()): Promise<PollView[]> {
     const ids = polls.map((poll) => poll.id);
-    const votesOf = await voteCounts(polls);
     // The caller's vote is their human's, cast from whichever of their wallets.
     const human = user?.nullifierHash ? nullifierHashToHex(BigInt(user.nullifierHash)) : undefined;
     const mine = user
@@ -105,11 +89,10 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
         })
       : [];
     const myVoteOf = new Map(mine.map((vote) => [vote.pollId, vote.optionId]));
-    const now = new Date();
     return polls.map((poll) => {
       const pollOptions = [...poll.options]
         .sort((a, b) => a.position - b.position)
-        .map((option) => ({ id: option.id, label: localised(option.label as Translations, locale), votes: votesOf.get(option.id) ?? 0 }));
+        .map((option) => ({ id: option.id, label: localised(option.label as Translations, locale), votes: option.voteTotals?.votes ?? 0 }));
       return {
         id: poll.id,
         question: localised(poll.question as Translations, locale),
@@ -126,11 +109,37 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
   /** Open polls first (closing soonest first), then closed ones (most recently closed first). */
   async function list(locale: Locale, user?: User): Promise<PollView[]> {
     const now = new Date();
-    const polls = await prisma.poll.findMany({ where: { opensAt: { lte: now } }, include: { options: true }, take: 100, orderBy: { opensAt: "desc" } });
-    const views = await present(polls, locale, user);
+    const polls = await prisma.poll.findMany({ where: { opensAt: { lte: now } }, include: withVoteTotals, take: 100, orderBy: { opensAt: "desc" } });
+    const views = await present(polls, locale, user, now);
     const rank = (view: PollView) => (view.status === "open" ? 0 : 1);
     const closing = (view: PollView) => (view.closesAt ? Date.parse(view.closesAt) : Number.MAX_SAFE_INTEGER);
     return views.sort((a, b) => rank(a) - rank(b) || (rank(a) === 0 ? closing(a) - closing(b) : closing(b) - closing(a)));
+  }
+
+  /**
+   * Every poll open by now, in the order of `list` (pollsAfter), for the operator: `pageSize` polls a statement, each
+   * page strictly after the last poll of the one before, so memory holds one page however many polls there are.
+   */
+  async function* everyPoll(locale: Locale, pageSize = 100): AsyncGenerator<PollView> {
+    const now = new Date();
+    const phases = [
+      { phase: "open", where: { OR: [{ closesAt: null }, { closesAt: { gt: now } }] }, byClosing: { sort: "asc", nulls: "last" } },
+      { phase: "closed", where: { closesAt: { lte: now } }, byClosing: { sort: "desc" } },
+    ] as const satisfies { phase: PollPhase; where: Prisma.PollWhereInput; byClosing: Prisma.SortOrderInput }[];
+    for (const { phase, where, byClosing } of phases) {
+      let last: PollPlace | undefined;
+      for (;;) {
+        const page = await prisma.poll.findMany({
+          where: { AND: [{ opensAt: { lte: now } }, where, last ? pollsAfter(last, phase) : {}] },
+          orderBy: [{ closesAt: byClosing }, { opensAt: "desc" }, { id: "asc" }],
+          include: withVoteTotals,
+          take: pageSize,
+        });
+        yield* await present(page, locale, undefined, now);
+        last = page.at(-1);
+        if (page.length < pageSize) break;
+      }
+    }
   }
 
   /** The voter: the human behind the wallet, as every rule of the API judges it (remembered on the user). */
@@ -167,8 +176,9 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
       if (!isUniqueViolation(error)) throw error;
       await prisma.pollVote.update({ where, data });
     }
-    openCounts.delete(pollId);
-    const [view] = await present([poll], locale, user);
+    // Read again: the totals now count this vote.
+    const counted = await prisma.poll.findUnique({ where: { id: pollId }, include: withVoteTotals });
+    const [view] = counted ? await present([counted], locale, user) : [];
     if (!view) throw new Error("poll vanished");
     return view;
   }
@@ -198,5 +208,5 @@ export function createPollService(options: { prisma: PrismaClient; indexer: Inde
     return count === 1;
   }
 
-  return { list, vote, create, close };
+  return { list, everyPoll, vote, create, close };
 }
