@@ -13,7 +13,24 @@ import { addresses, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
 import { redisServerBinary, startRedisServer } from "./redis-server.js";
-import { addressOf, databasePrefix, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, startFakeIndexer, tokenOf, waitForOk } from "./bench-support.js";
+import pg from "pg";
+import {
+  addressOf,
+  backlogCursor,
+  cpuMicrosOf,
+  databasePrefix,
+  type FollowedBacklog,
+  freePort,
+  type Measure,
+  measureRoute,
+  postgresServerUrl,
+  seedPendingReferrals,
+  seedReferrals,
+  start,
+  startFakeIndexer,
+  tokenOf,
+  waitForOk,
+} from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
 const sizesIndex = process.argv.indexOf("--sizes");
@@ -26,9 +43,18 @@ const HOT_USERS = smoke ? 50 : 1_000;
 const connections = 50;
 const durationS = smoke ? 1 : 5;
 const P99_TARGET_MS = 25;
+/** The followers' backlog (measureFollowers), and how long it may take before the bench says so. */
+const FOLLOWED_MINTS = smoke ? 3_000 : 100_000;
+const FOLLOWED_PENDING = smoke ? 20 : 1_000;
+const FOLLOWED_PAYOUTS = smoke ? 2_000 : 100_000;
+const FOLLOW_TIMEOUT_MS = smoke ? 120_000 : 600_000;
+/** Live indexing's burst (shared/TARGETS.md): a block of 1,000 mints every 2 s. */
+const PEAK_MINTS_PER_S = 500;
 /** --only TEXT: the routes whose name holds it; --profile DIR: the API process writes a V8 CPU profile there. */
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const profileDir = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
+/** With --only, the followers are measured when the text names them ("follow"). */
+const followersToo = only === undefined || "followers".includes(only.toLowerCase());
 
 const serverUrl = postgresServerUrl();
 const oro = addresses[CHAIN_IDS.development].Oro;
@@ -100,14 +126,29 @@ const ALL_ROUTES: Route[] = [
   { name: "erc20/token-price", ratePerS: rateOf(1), pick: () => ({ path: `/api/erc20/token-price?tokenAddresses=${oro}` }) },
 ];
 const ROUTES = ALL_ROUTES.filter((route) => !only || route.name.includes(only));
-if (ROUTES.length === 0) {
+if (ROUTES.length === 0 && !followersToo) {
   // `pnpm bench --only …` passes the option to every API bench: this one may have no such route.
-  console.log(`size bench: no route's name holds "${only}": nothing to measure`);
+  console.log(`size bench: neither a route's name nor "followers" holds "${only}": nothing to measure`);
   process.exit(0);
+}
+
+/** The followers of the indexer's mints and payouts working through a backlog at this size (measureFollowers). */
+interface FollowersRun {
+  mints: number;
+  pending: number;
+  payouts: number;
+  mintsSeconds: number;
+  payoutsSeconds: number;
+  /** The pending referrals the mints decided (payable), and the vouchers recorded paid. */
+  payable: number;
+  recordedPaid: number;
+  /** The API process's CPU µs per event followed (mints and payouts together). */
+  cpuMicrosPerEvent: number;
 }
 
 interface SizeRun {
   users: number;
+  followers: FollowersRun | undefined;
   bigInvites: number;
   seedSeconds: number;
   answerBytes: number;
@@ -179,7 +220,9 @@ async function measureSize(users: number): Promise<SizeRun> {
       // Warmed by the saturated run just before.
       atRate.push(await measureRoute(route.name, base, pick, { connections, durationS, pid: api?.pid, ratePerS: route.ratePerS, warmUpS: 0 }));
     }
-    return { users, bigInvites, seedSeconds, answerBytes: Buffer.byteLength(firstText), results, atRate, ceiling, load: [loadBefore, loadavg()[0] ?? 0] };
+    const load: [number, number] = [loadBefore, loadavg()[0] ?? 0];
+    const followers = followersToo ? await measureFollowers(scratch.url, indexer.url, users, referrals, api.pid) : undefined;
+    return { users, bigInvites, seedSeconds, answerBytes: Buffer.byteLength(firstText), results, atRate, ceiling, load, followers };
   } finally {
     if (api && api.exitCode === null && api.signalCode === null) {
       const exited = once(api, "exit");
@@ -188,6 +231,54 @@ async function measureSize(users: number): Promise<SizeRun> {
     }
     await indexer.stop();
     await scratch.drop();
+  }
+}
+
+/**
+ * The followers at this size: the fake indexer lists a backlog of mints (FOLLOWED_MINTS, the first FOLLOWED_PENDING to
+ * referees of pending referrals, which the mints decide: payable, both vouchers signed) and of payouts (the seed's vouchers,
+ * recorded paid), and the API's workers follow both from where they are, as after an outage of the indexer. Timed from the
+ * backlog's publication until each follower's cursor reaches its last event.
+ */
+async function measureFollowers(url: string, indexerUrl: string, users: number, referrals: number, apiPid: number | undefined): Promise<FollowersRun> {
+  const pending = FOLLOWED_PENDING;
+  const backlog: FollowedBacklog = { mints: FOLLOWED_MINTS, payouts: Math.min(FOLLOWED_PAYOUTS, 2 * referrals), users, referees: { first: users + 1, count: pending } };
+  await seedPendingReferrals(url, { firstUser: users + 1, count: pending, referrer: 2 });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const cursorOf = async (name: string) =>
+      (await client.query<{ cursor: string | null }>(`SELECT "cursor" FROM "chain_follower" WHERE "name" = $1`, [name])).rows[0]?.cursor ?? null;
+    const last = { mints: backlogCursor(backlog.mints, 1_000), payouts: backlogCursor(backlog.payouts, 10) };
+    const cpuBefore = apiPid ? cpuMicrosOf(apiPid) : 0;
+    const started = performance.now();
+    const response = await fetch(`${indexerUrl}/bench/backlog`, { method: "POST", body: JSON.stringify(backlog) });
+    if (!response.ok) throw new Error(`the fake indexer refused the backlog: ${response.status}`);
+    const done: { mints?: number; payouts?: number } = {};
+    const deadline = Date.now() + FOLLOW_TIMEOUT_MS;
+    while ((done.mints === undefined || done.payouts === undefined) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const name of ["mints", "payouts"] as const) {
+        if (done[name] === undefined && (await cursorOf(name)) === last[name]) done[name] = (performance.now() - started) / 1000;
+      }
+    }
+    const cpu = apiPid ? cpuMicrosOf(apiPid) - cpuBefore : 0;
+    const counted = await client.query<{ payable: number; paid: number }>(`
+      SELECT (SELECT count(*) FROM "referral" WHERE "id" IN (SELECT md5('pending' || i)::uuid::text FROM generate_series(${users + 1}, ${users + pending}) AS i) AND "status" = 'payable')::int AS "payable",
+             (SELECT count(*) FROM "referral_reward" WHERE "voucher_nonce" <= ${backlog.payouts} AND "claimed_at" IS NOT NULL)::int AS "paid"`);
+    const row = counted.rows[0];
+    return {
+      mints: backlog.mints,
+      pending,
+      payouts: backlog.payouts,
+      mintsSeconds: done.mints ?? Number.NaN,
+      payoutsSeconds: done.payouts ?? Number.NaN,
+      payable: row?.payable ?? 0,
+      recordedPaid: row?.paid ?? 0,
+      cpuMicrosPerEvent: cpu / (backlog.mints + backlog.payouts),
+    };
+  } finally {
+    await client.end();
   }
 }
 
@@ -262,5 +353,38 @@ for (const [index, route] of ROUTES.entries()) {
     target: `< ${P99_TARGET_MS} ms`,
     met,
   });
+}
+
+// The followers: how fast the API's workers go through what the indexer lists, against what two million humans bring.
+const followed = runs.flatMap((run) => (run.followers ? [{ users: run.users, ...run.followers }] : []));
+if (followed.length > 0) {
+console.log(
+  `\nThe followers of the indexer's mints and payouts through a backlog (as after an outage of the indexer): ${FOLLOWED_MINTS.toLocaleString("en")} mints in blocks of 1,000, ` +
+    `${FOLLOWED_PENDING.toLocaleString("en")} of them the first mints of pending referrals' referees, and up to ${FOLLOWED_PAYOUTS.toLocaleString("en")} payouts; ` +
+    `events a second from the backlog's publication until the follower's cursor reached its last event, and the API's CPU per event (both followers at once)`,
+);
+console.log(`| follower | ${followed.map((run) => `${label(run.users)} users`).join(" | ")} | reference | met |`);
+console.log(`|---|${followed.map(() => "---|").join("")}---|---|`);
+const perSecond = (events: number, seconds: number) => (Number.isFinite(seconds) ? Math.round(events / seconds).toLocaleString("en") : "not done");
+const mintsMet = followed.every((run) => run.payable === run.pending && run.mints / run.mintsSeconds >= PEAK_MINTS_PER_S);
+console.log(
+  `| mints: mints/s (referrals decided) | ${followed.map((run) => `${perSecond(run.mints, run.mintsSeconds)} (${run.payable.toLocaleString("en")} of ${run.pending.toLocaleString("en")} payable)`).join(" | ")} | ≥ ${PEAK_MINTS_PER_S}/s (1,000 mints a 2 s block), every referral decided | ${mintsMet ? "yes" : "no"} |`,
+);
+const payoutsMet = followed.every((run) => run.recordedPaid === run.payouts && Number.isFinite(run.payoutsSeconds));
+console.log(
+  `| payouts: payouts/s (vouchers recorded paid) | ${followed.map((run) => `${perSecond(run.payouts, run.payoutsSeconds)} (${run.recordedPaid.toLocaleString("en")} of ${run.payouts.toLocaleString("en")})`).join(" | ")} | every voucher recorded | ${payoutsMet ? "yes" : "no"} |`,
+);
+console.log(`| the API's CPU per event followed | ${followed.map((run) => `${Math.round(run.cpuMicrosPerEvent)} µs`).join(" | ")} | | |`);
+const largestRun = followed.at(-1);
+recordBenchFigure({
+  bench: "@oro/api",
+  figure: `mints followed at ${largestRun ? label(largestRun.users) : "?"} users, a second`,
+  measured: largestRun ? perSecond(largestRun.mints, largestRun.mintsSeconds) : "?",
+  target: `≥ ${PEAK_MINTS_PER_S}`,
+  met: mintsMet,
+});
+// A figure below its reference is reported, not a failure; a referral not decided or a voucher not recorded is.
+const allApplied = followed.every((run) => run.payable === run.pending && Number.isFinite(run.mintsSeconds));
+if (!allApplied || !payoutsMet) process.exitCode = 1;
 }
 if (runs.some((run) => [...run.results, ...run.atRate].some((result) => result.errors > 0))) process.exitCode = 1;

@@ -21,8 +21,41 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * What the fake indexer lists to be followed once the bench publishes it (POST /bench/backlog): `mints` mints in chain
+ * order, a thousand a block, the first `referees.count` to users `referees.first`…, the rest spread over users 1…`users`;
+ * `payouts` payouts of vouchers 1…`payouts`, ten a block; blocks 2 s apart. Each wallet minted to then has a human of
+ * its own, whose first mint came a minute ago.
+ */
+export interface FollowedBacklog {
+  mints: number;
+  payouts: number;
+  users: number;
+  referees: { first: number; count: number };
+}
+
+const BACKLOG_START = 1_800_000_000;
+/** The cursor of the backlog's `index`th event (1-based) in a block of `perBlock` events, as the indexer's: time first. */
+export const backlogCursor = (index: number, perBlock: number) =>
+  `${BACKLOG_START + Math.floor((index - 1) / perBlock) * 2}${String(index).padStart(65, "0")}`;
+/** How many of the backlog's events sort at or before `cursor`: an event's own, or a rewound one (a time, index 0). */
+function backlogIndex(cursor: string | null, perBlock: number): number {
+  if (cursor === null) return 0;
+  const index = Number(cursor.slice(10));
+  if (index > 0) return index;
+  return Math.max(0, Math.ceil((Number(cursor.slice(0, 10)) - BACKLOG_START) / 2)) * perBlock;
+}
+/** The backlog's human behind a wallet: none of the seed's humans (theirs are small numbers). */
+const humanOf = (address: string) => `0xfe${"0".repeat(22)}${address.slice(2)}`;
+
+function backlogReceiver(backlog: FollowedBacklog, index: number): string {
+  if (index <= backlog.referees.count) return addressOf(backlog.referees.first + index - 1);
+  return addressOf(1 + ((index * 7_919) % backlog.users));
+}
+
 /** Answers the indexer's routes the API calls, in the indexer's shapes (apps/indexer src/api/types.ts). */
 export function fakeIndexer(): Server {
+  let backlog: FollowedBacklog | undefined;
   return createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://indexer");
     const send = (body: unknown) => {
@@ -31,6 +64,35 @@ export function fakeIndexer(): Server {
     };
     const [, group, address, sub] = url.pathname.split("/");
     const now = Math.floor(Date.now() / 1000);
+    if (request.method === "POST" && url.pathname === "/bench/backlog") {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        backlog = JSON.parse(body) as FollowedBacklog;
+        send({ ok: true });
+      });
+      return;
+    }
+    const limit = Number(url.searchParams.get("limit") ?? "1000");
+    const page = (total: number, perBlock: number) => {
+      const after = backlogIndex(url.searchParams.get("after"), perBlock);
+      return Array.from({ length: Math.max(0, Math.min(limit, total - after)) }, (_, i) => after + i + 1);
+    };
+    if (url.pathname === "/mints" && backlog) {
+      const listed = backlog;
+      const mints = page(listed.mints, 1_000).map((index) => ({ cursor: backlogCursor(index, 1_000), receiver: backlogReceiver(listed, index) }));
+      return send({ mints });
+    }
+    if (url.pathname === "/referral-payouts" && backlog) {
+      return send({ payouts: page(backlog.payouts, 10).map((index) => ({ cursor: backlogCursor(index, 10), nonce: String(index) })) });
+    }
+    // With a backlog published, every wallet was minted to a minute ago by a human of its own (the activations' questions).
+    if (backlog && group === "streaks" && address && sub === "claims") {
+      const claim = { transactionHash: `0x${"1".repeat(64)}`, blockNumber: 1, logIndex: 0, timestamp: now - 60, receiver: address, nullifierHash: humanOf(address), amount: "500000000000000000", numOfMints: 1, streak: 1 };
+      return send({ claims: [claim] });
+    }
+    if (backlog && group === "streaks" && address && sub === "humans") return send({ humans: [humanOf(address)] });
+    if (backlog && group === "humans") return send({ hasMinted: true, numOfMints: 1, firstMintedAt: now - 60 });
     if (group === "stats") return send({ waitBetweenMints: 86_400 });
     if (group === "streaks" && sub === "claims") return send({ claims: [] });
     if (group === "streaks" && address) {
@@ -204,6 +266,29 @@ export async function seedReferrals(url: string, seed: ReferralSeed): Promise<nu
     await client.end();
   }
   return (Date.now() - started) / 1000;
+}
+
+/**
+ * `count` pending referrals to `referrer`, of new users `firstUser`… (wallets addressOf(i)), accepted a day ago and
+ * checked a moment ago (so that the sweep leaves them alone): what the mints followed decide.
+ */
+export async function seedPendingReferrals(url: string, { firstUser, count, referrer }: { firstUser: number; count: number; referrer: number }): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`
+      INSERT INTO "user" (id, address, username, created_at, updated_at)
+      SELECT md5('user' || i)::uuid::text, '0x' || lpad(to_hex(i), 40, '0'), 'user' || i, now(), now()
+        FROM generate_series(${firstUser}, ${firstUser + count - 1}) AS i`);
+    await client.query(`
+      INSERT INTO "referral" (id, referrer_id, referee_id, referral_code_id, status, accepted_at_block_time, last_checked_at, created_at, updated_at)
+      SELECT md5('pending' || i)::uuid::text, md5('user' || ${referrer})::uuid::text, md5('user' || i)::uuid::text, md5('code' || ${referrer})::uuid::text,
+             'pending', now() - interval '1 day', now(), now() - interval '1 day', now() - interval '1 day'
+        FROM generate_series(${firstUser}, ${firstUser + count - 1}) AS i`);
+    await client.query("ANALYZE");
+  } finally {
+    await client.end();
+  }
 }
 
 export interface Measure {

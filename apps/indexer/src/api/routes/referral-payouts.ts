@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { db } from "ponder:api";
 import { referralPayout } from "ponder:schema";
 import { asc, desc, eq, gt, inArray } from "ponder";
-import { FOLLOW_LIMIT, parseAddress, parseCursor, parseLimit, parseNonce, parseNonces } from "../../lib/request-params";
-import { valueOr400 } from "../respond";
+import { parseAddress, parseLimit, parseNonce, parseNonces } from "../../lib/request-params";
+import { followQueryOr400, valueOr400 } from "../respond";
 import type { ReferralNonceResponse, ReferralNoncesResponse, ReferralPayout, ReferralPayoutsResponse } from "../types";
 
 function present(row: typeof referralPayout.$inferSelect): ReferralPayout {
@@ -22,16 +22,15 @@ function present(row: typeof referralPayout.$inferSelect): ReferralPayout {
 export const referralPayouts = new Hono()
   // Every payout in chain order, a page after a cursor: the API follows them to record which vouchers were paid.
   .get("/", async (c) => {
-    const after = valueOr400(c, parseCursor(c.req.query("after")));
-    if ("response" in after) return after.response;
-    const limit = valueOr400(c, parseLimit(c.req.query("limit"), FOLLOW_LIMIT));
-    if ("response" in limit) return limit.response;
+    const query = followQueryOr400(c);
+    if ("response" in query) return query.response;
+    const { after, limit } = query.value;
     const rows = await db
       .select()
       .from(referralPayout)
-      .where(after.value === null ? undefined : gt(referralPayout.eventId, after.value))
+      .where(after === null ? undefined : gt(referralPayout.eventId, after))
       .orderBy(asc(referralPayout.eventId))
-      .limit(limit.value);
+      .limit(limit);
     return c.json({ payouts: rows.map(present) } satisfies ReferralPayoutsResponse);
   })
   // A page of vouchers in one request (the API's earnings read asks about every open voucher of a page at once).
