@@ -163,6 +163,22 @@ describe("the payouts followed in chain order", () => {
 });
 
 describe("a chain follower", () => {
+  it("keeps its cursor and stops being current while the indexer does not answer, and goes on once it does", async () => {
+    await follow();
+    const before = await prisma().chainFollower.findUniqueOrThrow({ where: { name: "payouts" } });
+    indexer.down = true;
+    try {
+      expect(await referrals().followPayouts(60_000)).toEqual({ held: true, events: 0, caughtUp: false });
+    } finally {
+      indexer.down = false;
+    }
+    const during = await prisma().chainFollower.findUniqueOrThrow({ where: { name: "payouts" } });
+    expect(during).toMatchObject({ cursor: before.cursor, followedAt: before.followedAt, lockedUntil: null });
+    expect(await referrals().followPayouts(60_000)).toMatchObject({ held: true, caughtUp: true });
+    const after = await prisma().chainFollower.findUniqueOrThrow({ where: { name: "payouts" } });
+    expect(after.followedAt?.getTime()).toBeGreaterThan(before.followedAt?.getTime() ?? Infinity);
+  });
+
   it("goes through a backlog page by page, resumes where a pass stopped, and applies each event once in order", async () => {
     const events = Array.from({ length: 7 }, (_, i) => ({ cursor: `${String(1_800_000_000 + i).padStart(10, "0")}${"0".repeat(65)}` }));
     const applied: string[] = [];

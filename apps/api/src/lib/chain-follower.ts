@@ -2,6 +2,9 @@ import type { FastifyBaseLogger } from "fastify";
 import { rewindChainCursor, type IndexerApi } from "@oro/clients";
 import type { Database } from "../db/database.js";
 
+/** How often a follower that keeps failing says so at warn level. */
+const WARN_EVERY_MS = 60_000;
+
 /** An event the indexer lists in chain order, with its place in that order. */
 export interface FollowedEvent {
   cursor: IndexerApi.ChainCursor;
@@ -56,6 +59,7 @@ export function createChainFollower<Event extends FollowedEvent>(options: ChainF
   const { database, name, log } = options;
   const { prisma } = database;
   const now = options.now ?? Date.now;
+  let lastWarnedAt = -Infinity;
 
   /** The follower's cursor when this replica now holds it, else undefined. */
   async function lease(): Promise<FollowerRow | undefined> {
@@ -123,8 +127,12 @@ export function createChainFollower<Event extends FollowedEvent>(options: ChainF
         if (caughtUp || stopping?.aborted || now() - started >= budgetMs) break;
       }
     } catch (error) {
-      // The next pass starts again from the cursor; until then readers see an older followed_at.
-      log.warn({ err: error, follower: name }, "chain follower paused: the next pass tries again");
+      // The next pass starts again from the cursor; until then readers see an older followed_at. An outage of the
+      // indexer fails every pass: one warning a minute says so, the rest go to debug.
+      const at = now();
+      const loud = at - lastWarnedAt >= WARN_EVERY_MS;
+      if (loud) lastWarnedAt = at;
+      log[loud ? "warn" : "debug"]({ err: error, follower: name }, "chain follower paused: the next pass tries again");
       caughtUp = false;
     } finally {
       await release(caughtUp);
