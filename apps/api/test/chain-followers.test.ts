@@ -85,6 +85,30 @@ describe("the mints followed in chain order", () => {
     expect(await statusOf(referralId)).toBe("payable");
   });
 
+  it("start, the first time, from an hour ago: older mints are the sweep's", async () => {
+    const freshIndexer = new FakeIndexer();
+    const fresh = await createTestApp({ indexer: freshIndexer });
+    const own = fresh.app.services.referrals;
+    const { prisma: freshPrisma } = fresh.db.database;
+    try {
+      const referrer = await newUser(fresh.app, "early");
+      freshIndexer.mint(referrer.account.address, newHuman(), now() - 86_400);
+      const referees = [await newUser(fresh.app, "old"), await newUser(fresh.app, "new")];
+      const code = await referralCodeOf(fresh.app, referrer);
+      for (const referee of referees) expect((await acceptCode(fresh.app, referee, code)).statusCode).toBe(200);
+      const [old, young] = referees as [TestUser, TestUser];
+      freshIndexer.mint(old.account.address, newHuman(), now() - 2 * 3_600);
+      freshIndexer.mint(young.account.address, newHuman(), now() + 5);
+      expect(await own.followMints(60_000)).toMatchObject({ held: true, events: 1, caughtUp: true });
+      const statusOfFresh = async (user: TestUser) =>
+        (await freshPrisma.referral.findFirstOrThrow({ where: { referee: { address: user.address } } })).status;
+      expect(await statusOfFresh(old)).toBe("pending");
+      expect(await statusOfFresh(young)).toBe("payable");
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("are followed by one replica at a time: another finds the follower held and does nothing", async () => {
     const other = await createTestApp({ indexer, testDatabase: t.db });
     try {
@@ -197,6 +221,7 @@ describe("a chain follower", () => {
       pageSize: 2,
       leaseMs: 60_000,
       rewindSeconds: 0,
+      startAt: () => null,
       log: t.app.log,
     });
     // A budget of nothing: one page, then the pass ends where it got to.

@@ -29,6 +29,8 @@ export interface ChainFollowerOptions<Event extends FollowedEvent> {
    * follower (they may sort before where it had got to); 0 reads nothing twice.
    */
   rewindSeconds: number;
+  /** Where a follower that has never run starts: after this cursor, or from the first event when it gives null. */
+  startAt: () => IndexerApi.ChainCursor | null;
   log: FastifyBaseLogger;
   now?: () => number;
 }
@@ -105,7 +107,7 @@ export function createChainFollower<Event extends FollowedEvent>(options: ChainF
     if (!held) return { held: false, events: 0, caughtUp: false };
     const started = now();
     let stored = held.cursor;
-    let after = stored !== null && options.rewindSeconds > 0 ? rewindChainCursor(stored, options.rewindSeconds) : stored;
+    let after = stored === null ? options.startAt() : options.rewindSeconds > 0 ? rewindChainCursor(stored, options.rewindSeconds) : stored;
     let events = 0;
     let caughtUp = false;
     try {

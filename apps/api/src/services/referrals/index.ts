@@ -11,6 +11,7 @@ import { createReferralActivation, type RewardRule } from "./activation.js";
 import { createReferralCodes } from "./codes.js";
 import type { ListedMint } from "./humans.js";
 import { createReferralEarnings, PAYOUTS_FOLLOWER } from "./earnings.js";
+import { chainCursorAt } from "@oro/clients";
 import { createChainFollower } from "../../lib/chain-follower.js";
 import { INDEXER_FOLLOW_LIMIT } from "../indexer/index.js";
 
@@ -79,6 +80,8 @@ export function createReferralService(options: ReferralServiceOptions) {
     leaseMs: options.follow.leaseMs,
     // A mint a reorganisation moved under the follower is left to the sweep: mints come a thousand a block at times.
     rewindSeconds: 0,
+    // A first start follows from an hour ago, not through years of mints: the sweep decides the referrals pending before.
+    startAt: () => chainCursorAt(Date.now() / 1000 - 3_600),
     log,
   });
   const payoutsFollower = createChainFollower({
@@ -91,6 +94,8 @@ export function createReferralService(options: ReferralServiceOptions) {
     // Reads see no other check of a voucher while the follower is current: twice the depth Ponder itself reorganises on
     // World Chain (30 blocks of 2 s) is read again each pass, a few payouts.
     rewindSeconds: 120,
+    // From the first payout: a read relies on the follower once it is current, so every voucher paid before must be in.
+    startAt: () => null,
     log,
   });
   const acceptance = createReferralAcceptance({
