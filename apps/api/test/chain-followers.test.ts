@@ -165,7 +165,7 @@ describe("the payouts followed in chain order", () => {
     expect(indexer.calls).toBeGreaterThan(before);
   });
 
-  it("drop the beneficiary's cached first page, here and in the other processes", async () => {
+  it("drop the beneficiary's cached first page (the other processes': earnings-replicas.test.ts)", async () => {
     const { referrer, nonce } = await payableInvite();
     await referrals().followPayouts(60_000);
     expect((await oroEarned(t.app, referrer, false)).usersReferred[0]).toMatchObject({ hasClaimed: false });

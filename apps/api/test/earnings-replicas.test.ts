@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "./helpers/app.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { eventually } from "./helpers/indexer.js";
-import { acceptCode, newUser, oroEarned, referralCodeOf } from "./helpers/referrals.js";
+import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
 
 // Two API processes' worth of apps on one database, as behind Caddy: each caches a user's first earnings page, and
 // what changes it in one (an invite activated at the referee's first mint) must not leave the other showing the old
@@ -46,5 +46,39 @@ describe("earnings across API processes", () => {
       20_000,
     );
     expect(page.usersReferred[0]).toMatchObject({ username: "ed", hasClaimed: false });
+  });
+
+  it("payouts followed by one process drop every beneficiary's cached page in the other", async () => {
+    const [first, second] = replicas;
+    const referrers: TestUser[] = [];
+    for (const name of ["ann", "ben", "cy"]) {
+      const referrer = await newUser(first.app, name);
+      indexer.mint(referrer.account.address, ++human, Math.floor(Date.now() / 1000) - 86_400);
+      const referee = await newUser(first.app, `${name}friend`);
+      expect((await acceptCode(first.app, referee, await referralCodeOf(first.app, referrer))).statusCode).toBe(200);
+      indexer.mint(referee.account.address, ++human);
+      referrers.push(referrer);
+    }
+    await first.app.services.referrals.followMints(60_000);
+    await first.app.services.referrals.followPayouts(60_000);
+    // Each referrer's first page, cached by the second process with an open voucher in it.
+    const nonces: bigint[] = [];
+    for (const referrer of referrers) {
+      const [invite] = (await oroEarned(second.app, referrer, false)).usersReferred;
+      expect(invite).toMatchObject({ hasClaimed: false });
+      nonces.push(BigInt(invite?.claimableSignature?.message.nonce ?? -1));
+    }
+
+    // The chain pays all three vouchers; the first process follows the payouts (one page, three beneficiaries).
+    referrers.forEach((referrer, i) => indexer.payout(referrer.account.address, nonces[i] ?? -1n, 1n));
+    expect(await first.app.services.referrals.followPayouts(60_000)).toMatchObject({ held: true, events: 3 });
+    for (const referrer of referrers) {
+      const page = await eventually(
+        () => oroEarned(second.app, referrer, false),
+        (answer) => answer.usersReferred[0]?.hasClaimed === true,
+        20_000,
+      );
+      expect(page.usersReferred[0]).toMatchObject({ hasClaimed: true });
+    }
   });
 });

@@ -10,7 +10,8 @@ import type { Database, Unlisten } from "../db/database.js";
  */
 export interface InvalidationChannel {
   readonly connected: boolean;
-  publish(key: string): Promise<void>;
+  /** Tells the others to drop these keys: one statement, one NOTIFY per key (a page of payouts reaches many users). */
+  publish(...keys: string[]): Promise<void>;
   /** The channel and payload that publish(key) sends: for a writer that sends the NOTIFY in its own statement. */
   notice(key: string): Notice;
   close(): Promise<void>;
@@ -46,9 +47,10 @@ export async function openInvalidationChannel(options: {
   const notice = (key: string): Notice => ({ channel, payload: `${self}:${key}` });
   return {
     connected: unlisten !== undefined,
-    async publish(key) {
-      const { payload } = notice(key);
-      await database.prisma.$executeRaw`SELECT pg_notify(${channel}, ${payload})`;
+    async publish(...keys) {
+      if (keys.length === 0) return;
+      const payloads = keys.map((key) => notice(key).payload);
+      await database.prisma.$executeRaw`SELECT pg_notify(${channel}, "payload") FROM unnest(${payloads}::text[]) AS "payload"`;
     },
     notice,
     async close() {

@@ -152,9 +152,9 @@ export default fp<ServicesOptions>(
       rewards: { referrer: config.referral.referrer, referee: config.referral.referee },
       earningsCacheTtlMs: earningsChannel.connected ? config.referral.earningsCacheTtlMs : 0,
       earningsChangedElsewhere: (addresses) => {
-        for (const address of addresses) {
-          earningsChannel.publish(address.toLowerCase()).catch((error: unknown) => earningsLog.warn({ err: error }, "could not tell the other processes that earnings changed"));
-        }
+        earningsChannel
+          .publish(...addresses.map((address) => address.toLowerCase()))
+          .catch((error: unknown) => earningsLog.warn({ err: error }, "could not tell the other processes that earnings changed"));
       },
       pendingTtlMs: config.referral.pendingTtlMs,
       follow: config.referral.follow,
