@@ -81,6 +81,16 @@ if (reasons.length > 0) {
   for (const block of reasons) console.log(block.map((line) => `  ${line}`).join("\n"));
 }
 
+// What a failed journey's phone showed (the e2e summary reporter's line), and the API's refusals and page errors the
+// journeys logged on the way (the last few): a journey that failed only on CI's machine says what the app was waiting for.
+const shown = lines.filter((line) => /^(?:\S+:\s+)?\s*the phone showed: /.test(line)).map((line) => line.trim());
+const refusals = lines.filter((line) => /^(?:\S+:\s+)?\[(?:[^\]]{1,3}\] (?:GET|POST|PUT|PATCH|DELETE) \/api\/\S* → \d{3}|[^\]]{1,200}\] page error)/.test(line));
+if (failed > 0 && shown.length + refusals.length > 0) {
+  console.log("\nwhat the journeys saw (the phone when one failed; the last API refusals and page errors they logged):");
+  for (const line of shown.slice(0, 6)) console.log(`  ${line.slice(0, 500)}`);
+  for (const line of refusals.slice(-12)) console.log(`  ${line.trim().slice(0, 240)}`);
+}
+
 const durations = taskDurations();
 if (durations.length > 0) {
   console.log("\nduration per task (longest first):");

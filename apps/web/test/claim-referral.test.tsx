@@ -3,11 +3,13 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { captureDeepLinkReferral } from "../src/features/referral/deep-link";
+import { ELIGIBILITY_RECHECK_MS } from "../src/features/referral/use-referral";
 import { ApiRequestError } from "../src/lib/api";
 import { readStored } from "../src/lib/storage";
 import { WorldAppError } from "../src/lib/world-app/errors";
 import { USER } from "./fakes";
-import { renderApp } from "./render-app";
+import type { FakeOptions } from "./fakes";
+import { flush, renderApp } from "./render-app";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -53,6 +55,25 @@ describe("the 'were you referred' card", () => {
     await screen.findByRole("slider");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole("heading", { name: "Were you referred by someone?" })).not.toBeInTheDocument();
+  });
+
+  it("an eligibility failure is asked again later: the card shows once the API answers", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const options: FakeOptions = { lastMintedSecondsAgo: null, eligibility: new Error("503") };
+      const app = renderApp({ signedIn: true, verified: true, options });
+      await waitFor(() => expect(calls(app, "getReferralEligibility").length).toBeGreaterThan(0), LAZY);
+      // The first ask and its two retries (1 s, 2 s apart) all fail: no card.
+      await flush(4_000);
+      expect(calls(app, "getReferralEligibility")).toHaveLength(3);
+      expect(screen.queryByRole("heading", { name: "Were you referred by someone?" })).not.toBeInTheDocument();
+      // The indexer is back.
+      delete options.eligibility;
+      await flush(ELIGIBILITY_RECHECK_MS);
+      expect(await card()).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

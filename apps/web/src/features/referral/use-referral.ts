@@ -31,12 +31,19 @@ export function fetchOwnReferralCode(queryClient: QueryClient, api: OroApi, addr
   return queryClient.fetchQuery({ queryKey: referralCodeKey(address), queryFn: () => api.getReferralCode(address), staleTime: Number.POSITIVE_INFINITY });
 }
 
+/**
+ * While eligibility cannot be known (the API's 503 while the indexer is down, after the usual two retries), it is asked
+ * again this often: the invite card and its deep-link code wait for an answer instead of staying hidden all visit.
+ */
+export const ELIGIBILITY_RECHECK_MS = 10_000;
+
 /** Whether the user may still accept a code: the API decides per human (never guessed on the client). */
 export function useReferralEligibility(address: Address | null) {
   const { api } = useServices();
   return useQuery({
     queryKey: referralEligibilityKey(address),
     enabled: address !== null,
+    refetchInterval: (query) => (query.state.status === "error" ? ELIGIBILITY_RECHECK_MS : false),
     queryFn: () => {
       if (!address) throw new Error("Sign in first");
       return api.getReferralEligibility(address);
