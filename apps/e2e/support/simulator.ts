@@ -192,17 +192,17 @@ export class Simulator {
       await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: `+${hours} h`, exact: true }).click());
       return;
     }
-    await this.page.getByRole("spinbutton", { name: "Hours to move chain time" }).fill(String(hours));
+    await this.fillControl(this.page.getByRole("spinbutton", { name: "Hours to move chain time" }), String(hours));
     await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: "Move chain time" }).click());
   }
 
   async setAmountPerMint(amount: string): Promise<void> {
-    await this.page.locator("#owner-amount").fill(amount);
+    await this.fillControl(this.page.locator("#owner-amount"), amount);
     await this.control(`Amount per mint ${amount}`, () => this.page.locator("#owner-set-amount").click());
   }
 
   async setWaitBetweenMints(wait: string): Promise<void> {
-    await this.page.locator("#owner-wait").fill(wait);
+    await this.fillControl(this.page.locator("#owner-wait"), wait);
     await this.control(`Wait between mints ${wait}`, () => this.page.locator("#owner-set-wait").click());
   }
 
@@ -215,12 +215,34 @@ export class Simulator {
     await this.control("Killswitch", () => this.page.locator("#owner-killswitch").click());
   }
 
-  /** Opens the mini app with a deep link, through the panel's deep-link form. */
+  /**
+   * Opens the mini app with a deep link, through the panel's deep-link form, and waits for the app that the link
+   * opened (not the one it replaces, which shows the same tab bar until the new one has loaded).
+   */
   async openDeepLink(params: { referralCode?: string; referredBy?: string }): Promise<void> {
-    await this.page.locator("#deep-referral-code").fill(params.referralCode ?? "");
-    await this.page.locator("#deep-referred-by").fill(params.referredBy ?? "");
+    const code = this.page.locator("#deep-referral-code");
+    const by = this.page.locator("#deep-referred-by");
+    await this.fillControl(code, params.referralCode ?? "");
+    await this.fillControl(by, params.referredBy ?? "");
+    // The app's current document is marked: the one the link loads has no mark.
+    const frame = await (await this.page.locator("#mini-app").elementHandle())?.contentFrame();
+    if (!frame) throw new Error("the mini app's frame is not there");
+    await frame.evaluate(() => Object.assign(window, { replacedByDeepLink: true }));
     await this.page.locator("#open-deep-link").click();
+    await expect.poll(() => frame.evaluate(() => "replacedByDeepLink" in window).catch(() => true), { timeout: 60_000 }).toBe(false);
     await this.appReady();
+  }
+
+  /**
+   * Types into one of the simulator's own fields until it holds the value. The mini app beside it may open a modal
+   * by itself meanwhile (an announcement), which takes the focus as a dialog should: what was being typed then goes
+   * nowhere (CI's rehearsal once opened Bob's deep link without its code so).
+   */
+  private async fillControl(field: Locator, value: string): Promise<void> {
+    await expect(async () => {
+      await field.fill(value);
+      await expect(field).toHaveValue(value, { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
   }
 
   /** Reloads the mini app (World App's relaunch): the app reads everything again. */
