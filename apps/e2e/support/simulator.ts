@@ -220,10 +220,8 @@ export class Simulator {
    * opened (not the one it replaces, which shows the same tab bar until the new one has loaded).
    */
   async openDeepLink(params: { referralCode?: string; referredBy?: string }): Promise<void> {
-    const code = this.page.locator("#deep-referral-code");
-    const by = this.page.locator("#deep-referred-by");
-    await this.fillControl(code, params.referralCode ?? "");
-    await this.fillControl(by, params.referredBy ?? "");
+    await this.fillControl(this.page.locator("#deep-referral-code"), params.referralCode ?? "");
+    await this.fillControl(this.page.locator("#deep-referred-by"), params.referredBy ?? "");
     // The app's current document is marked: the one the link loads has no mark.
     const frame = await (await this.page.locator("#mini-app").elementHandle())?.contentFrame();
     if (!frame) throw new Error("the mini app's frame is not there");

@@ -7,8 +7,7 @@ import { ELIGIBILITY_RECHECK_MS } from "../src/features/referral/use-referral";
 import { ApiRequestError } from "../src/lib/api";
 import { readStored } from "../src/lib/storage";
 import { WorldAppError } from "../src/lib/world-app/errors";
-import { USER } from "./fakes";
-import type { FakeOptions } from "./fakes";
+import { USER, type FakeOptions } from "./fakes";
 import { flush, renderApp } from "./render-app";
 
 afterEach(() => {

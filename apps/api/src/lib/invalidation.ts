@@ -12,7 +12,7 @@ export interface InvalidationChannel {
   readonly connected: boolean;
   /** Tells the others to drop these keys: one statement, one NOTIFY per key (a page of payouts reaches many users). */
   publish(...keys: string[]): Promise<void>;
-  /** The channel and payload that publish(key) sends: for a writer that sends the NOTIFY in its own statement. */
+  /** The channel and payload that publish sends for one key: for a writer that sends the NOTIFY in its own statement. */
   notice(key: string): Notice;
   close(): Promise<void>;
 }
