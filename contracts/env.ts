@@ -29,6 +29,17 @@ export const ENROLMENT_ACTION = "oro-enrolment";
 /** Phase 2 of World ID 4.0 (2026-06-01T00:00:00Z): a credential issued since has no 3.0 path. */
 export const WORLD_ID_4_GENESIS_CUTOFF = 1_780_272_000n;
 
+/** The two implementations World's World ID 4.0 verifier proxy may point at; the local chain's mock behaves as one. */
+export const WORLD_ID_VERIFIER_VERSIONS = ["V1", "V2"] as const;
+export type WorldIdVerifierVersion = (typeof WORLD_ID_VERIFIER_VERSIONS)[number];
+
+function readVerifierVersion(name: string): WorldIdVerifierVersion {
+  const value = read(name)?.toUpperCase() ?? "V1";
+  const version = WORLD_ID_VERIFIER_VERSIONS.find((known) => known === value);
+  if (!version) throw new Error(`${name} must be V1 or V2, got "${value}"`);
+  return version;
+}
+
 function read(name: string): string | undefined {
   const value = process.env[name]?.trim();
   return value === "" ? undefined : value;
@@ -74,6 +85,11 @@ export const env = {
   worldIdRouter: readAddress("WORLD_ID_ROUTER_ADDRESS"),
   /** World's World ID 4.0 verifier (its proxy); required off the local chain (a mock is deployed there). */
   worldIdVerifier: readAddress("WORLD_ID_VERIFIER_ADDRESS"),
+  /**
+   * Local chain only: which of World's verifiers the mock behaves as. V1 by default: World's recorded production
+   * deployment predates V2 (docs/world-id-4.md).
+   */
+  devWorldIdVerifierVersion: readVerifierVersion("DEV_WORLD_ID_VERIFIER_VERSION"),
   /** The relying party's id from the developer portal (rp_ + 16 hex digits); required off the local chain. */
   worldIdRpId: read("WORLD_ID_RP_ID"),
   enrolmentAction: read("WORLD_ID_ENROLMENT_ACTION") ?? ENROLMENT_ACTION,

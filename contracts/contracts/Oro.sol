@@ -26,6 +26,9 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     uint256 public constant GROUP_ID = 1;
     /// @notice World ID 4.0's credential issuer schema for proof of human (Orb); no other credential mints.
     uint64 private constant PROOF_OF_HUMAN_SCHEMA = 1;
+    /// @dev The BN254 scalar field: the verifier's public inputs (a session id among them) are its elements.
+    uint256 private constant SNARK_SCALAR_FIELD =
+        21888242871839275222246405745257275088548364400416034343698204186575808495617;
 
     uint8 private constant KILLED = 1;
     uint8 private constant WORLD_ID_3_CLOSED = 2;
@@ -70,11 +73,13 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         bool locked;
     }
 
-    /// @notice A World ID 4.0 uniqueness proof as IDKit returns it (`responses[0]` of a 4.0 result).
+    /// @notice A World ID 4.0 uniqueness proof as IDKit returns it (`responses[0]` of a 4.0 result), with the genesis
+    ///         bound it was requested with (a public input IDKit does not echo: the app keeps it with the proof).
     struct UniquenessProof {
         uint256 nullifier;
         uint256 nonce;
         uint64 expiresAtMin;
+        uint64 credentialGenesisIssuedAtMin;
         uint256[5] proof;
     }
 
@@ -160,8 +165,15 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     error SessionAlreadyEnrolled(uint256 sessionId);
     /// @notice No human enrolled with this session.
     error UnknownSession(uint256 sessionId);
-    /// @notice Session id 0 is the circuit's "no session": any World ID satisfies it.
+    /// @notice Session id 0 is the circuit's "no session" (any World ID satisfies it); a session id is also a field element.
     error InvalidSessionId();
+    /// @notice A session's OPRF seed starts with World's session prefix byte 0x01 (world-id-protocol's SessionId).
+    error InvalidSessionSeed(uint256 sessionSeed);
+    /// @notice While 3.0 is open, an enrolment's credential must be issued at or after the genesis cut-off.
+    error CredentialBeforeCutoff(uint64 credentialGenesisIssuedAtMin, uint64 genesisCutoff);
+    /// @notice Once ORO has been minted the external nullifier is fixed: a new one would give every human who minted
+    ///         with 3.0, and every human who moved, a second identity.
+    error ExternalNullifierLocked();
     /// @notice This session proof's nullifier was already used for a claim.
     error SessionNullifierReplayed();
     /// @notice The proof's expiry bound is not later than the last claim's: an old proof replayed.
@@ -314,14 +326,17 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     // ---------------------------------------------------------------- World ID 4.0
 
     /// @notice Enrols a human new to ORO in World ID 4.0 and mints their first claim to `receiver`.
-    /// @param enrolment A uniqueness proof for the enrolment action, its signal `receiver ‖ sessionId`: one enrolment
-    ///        per human, and the human chose this session.
-    /// @param session The proof that created the session, its signal `receiver`: the session is real and held by a
-    ///        human with proof of human.
-    /// @param sessionSeed The OPRF seed half of IDKit's session id; only recorded (in the event), never trusted.
+    /// @param enrolment The human's uniqueness proof for the enrolment action, its signal `receiver ‖ sessionId`: one
+    ///        enrolment per human, and the human chose this receiver and this session.
+    /// @param session A proof of the session made after the enrolment proof, its signal
+    ///        `receiver ‖ sessionSeed ‖ 0 ‖ enrolment.nullifier`: the session's holder chose this human, this receiver,
+    ///        this seed and no 3.0 history. With the enrolment's signal naming the session, neither proof combines with
+    ///        another human's, so nobody who copies or reorders pending transactions can change what this one does.
+    /// @param sessionSeed The OPRF seed half of IDKit's session id (World's prefix byte 0x01), recorded in the event.
     ///        (The name keeps the selectors where the 3.0 mint's dispatch stays cheapest.)
-    /// While 3.0 is open both proofs must be for a credential issued at or after the genesis cut-off (a human verified
-    /// since World App stopped making 3.0 credentials, so with no 3.0 path); humans verified earlier move instead.
+    /// While 3.0 is open the credential must be issued at or after the genesis cut-off (a human verified since World App
+    /// stopped making 3.0 credentials, so with no 3.0 path); humans verified earlier move instead. Once 3.0 is closed any
+    /// genesis bound is taken, so proofs requested before the close still enrol after it.
     function enrolInWorldId4Session(
         address receiver,
         UniquenessProof calldata enrolment,
@@ -333,8 +348,12 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     {
         if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
         uint256 stateWord = _worldId4State();
-        uint64 genesisMin = stateWord >> 248 & WORLD_ID_3_CLOSED != 0 ? 0 : _enrolment.genesisCutoff;
-        _enrolHuman(receiver, enrolment, session, genesisMin, block.timestamp | (1 << 40));
+        uint64 genesisMin = enrolment.credentialGenesisIssuedAtMin;
+        if (stateWord >> 248 & WORLD_ID_3_CLOSED == 0) {
+            uint64 cutoff = _enrolment.genesisCutoff;
+            if (genesisMin < cutoff) revert CredentialBeforeCutoff(genesisMin, cutoff);
+        }
+        _enrolHuman(receiver, enrolment, session, sessionSeed, 0, block.timestamp | (1 << 40));
         emit WorldId4Enrolled(receiver, enrolment.nullifier, session.sessionId, sessionSeed, 0);
         amount = _mintState.amountPerMint;
         _mintSupply(receiver, amount);
@@ -343,9 +362,12 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
 
     /// @notice Moves a 3.0 human to 4.0: their last mint time and mint count go to the new session, their 3.0 path
     ///         closes. Mints nothing (the next claim opens at lastMintedAt + wait, as before).
-    /// @param root, nullifierHash, proof A 3.0 proof for the mint's action, its signal the new session id: this 3.0
-    ///        human chose this session.
-    /// @param sessionSeed, session The new session: its OPRF seed (only recorded) and the proof that created it.
+    /// @param root, nullifierHash, proof A 3.0 proof for the mint's action, its signal `receiver ‖ sessionId`: this
+    ///        3.0 human chose this receiver and this session.
+    /// @param enrolment As for enrolInWorldId4Session (its genesis bound only makes the proof stricter here).
+    /// @param session A proof of the session made after the two others, its signal
+    ///        `receiver ‖ sessionSeed ‖ nullifierHash ‖ enrolment.nullifier`: the session's holder chose this 3.0 human
+    ///        and this 4.0 human. Each of the three proofs names what the others must be.
     ///        (The name and the order keep the selectors where the 3.0 mint's dispatch stays cheapest.)
     function moveToWorldId4Session(
         address receiver,
@@ -363,11 +385,16 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         if (moved.movedToWorldId4) revert MovedToWorldId4(nullifierHash);
         // A rare path: the plain call (with its EXTCODESIZE check) is fine here.
         worldId.verifyProof(
-            root, GROUP_ID, abi.encodePacked(session.sessionId).hashToField(), nullifierHash, externalNullifierHash, proof
+            root, GROUP_ID, _bindingOf(receiver, session.sessionId), nullifierHash, externalNullifierHash, proof
         );
         moved.movedToWorldId4 = true;
         _enrolHuman(
-            receiver, enrolment, session, 0, uint256(moved.lastMintedAt) | (uint256(moved.numOfMints) << 40)
+            receiver,
+            enrolment,
+            session,
+            sessionSeed,
+            nullifierHash,
+            uint256(moved.lastMintedAt) | (uint256(moved.numOfMints) << 40)
         );
         emit WorldId4Enrolled(receiver, enrolment.nullifier, session.sessionId, sessionSeed, nullifierHash);
     }
@@ -443,20 +470,28 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     }
 
     /// @dev Verifies both enrolment proofs and records the human's session, with the history it starts from
-    ///      (`lastMintedAt | numOfMints << 40`, carried over by a move).
+    ///      (`lastMintedAt | numOfMints << 40`, carried over by a move; `movedFrom` is that 3.0 human, or 0).
     function _enrolHuman(
         address receiver,
         UniquenessProof calldata enrolment,
         SessionProof calldata session,
-        uint64 genesisMin,
+        uint256 sessionSeed,
+        uint256 movedFrom,
         uint256 history
     ) private {
         uint256 sessionId = session.sessionId;
         uint256 human = enrolment.nullifier;
+        // Malformed session data is refused here, so every enrolment on chain names a session IDKit can prove again.
+        if (sessionId == 0 || sessionId >= SNARK_SCALAR_FIELD) revert InvalidSessionId();
+        if (sessionSeed >> 248 != 1) revert InvalidSessionSeed(sessionSeed);
         if (_enrolledSession[human] != 0) revert HumanAlreadyEnrolled(human);
         if (sessionMintData[sessionId].lastExpiresAtMin != 0) revert SessionAlreadyEnrolled(sessionId);
-        _verifyEnrolment(receiver, enrolment, sessionId, genesisMin);
-        _verifySession(session, _signalOf(receiver), genesisMin);
+        _verifyEnrolment(enrolment, _bindingOf(receiver, sessionId));
+        _verifySession(
+            session,
+            abi.encodePacked(receiver, sessionSeed, movedFrom, human).hashToField(),
+            enrolment.credentialGenesisIssuedAtMin
+        );
         if (!_enrolment.locked) _enrolment.locked = true;
         _enrolledSession[human] = sessionId;
         // The session's own proof starts its replay record, so it cannot claim again.
@@ -468,26 +503,28 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         }
     }
 
-    /// @dev verifier.verify for the enrolment action, its signal `receiver ‖ sessionId`. IDKit 4.2 cannot bind a
-    ///      uniqueness proof to a session (its session id input is 0), so the signal says which session it chose.
-    function _verifyEnrolment(
-        address receiver,
-        UniquenessProof calldata enrolment,
-        uint256 sessionId,
-        uint64 genesisMin
-    ) private view {
+    /// @dev verifier.verify for the enrolment action with ORO's rp id and proof of human pinned, the genesis bound the
+    ///      proof was made with (checked against the cut-off by the caller) and `signalHash` computed on chain.
+    function _verifyEnrolment(UniquenessProof calldata enrolment, uint256 signalHash) private view {
         WorldId4Verifier memory worldId4 = _worldId4;
         worldId4.verifier.verify(
             enrolment.nullifier,
             _enrolment.action,
             worldId4.rpId,
             enrolment.nonce,
-            abi.encodePacked(receiver, sessionId).hashToField(),
+            signalHash,
             enrolment.expiresAtMin,
             PROOF_OF_HUMAN_SCHEMA,
-            genesisMin,
+            enrolment.credentialGenesisIssuedAtMin,
             enrolment.proof
         );
+    }
+
+    /// @dev hashToField(abi.encodePacked(receiver, sessionId)): the signal of the enrolment's uniqueness proof and of a
+    ///      move's 3.0 proof. IDKit 4.2 cannot bind a uniqueness proof to a session (its session id input is 0), so the
+    ///      signal says which session, and which receiver, the human chose.
+    function _bindingOf(address receiver, uint256 sessionId) private pure returns (uint256) {
+        return abi.encodePacked(receiver, sessionId).hashToField();
     }
 
     /// @dev verifier.verifySession with ORO's rp id and proof of human pinned; bubbles up the verifier's error.
@@ -528,8 +565,10 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         _setWaitBetweenMints(newWaitBetweenMints);
     }
 
-    /// @notice Points minting at another World ID app or action; proofs for the old one stop working.
+    /// @notice Points minting at another World ID app or action; proofs for the old one stop working. Only before the
+    ///         first mint (ExternalNullifierLocked): after it, new nullifiers would split every human who minted.
     function setExternalNullifier(string calldata appId, string calldata action) external onlyOwner {
+        if (_mintState.totalSupply != 0) revert ExternalNullifierLocked();
         _setExternalNullifier(appId, action);
     }
 

@@ -2,9 +2,10 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { formatEther, getAddress, type Address, type Hash } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { buildDevProof, devNullifierHash, rpIdOf } from "@oro/clients";
-import { DEV_ACCOUNTS, DEV_APP_ID, DEV_WORLD_ID_RP_ID, env } from "../env";
+import { DEV_ACCOUNTS, DEV_APP_ID, DEV_WORLD_ID_RP_ID, WORLD_ID_VERIFIER_VERSIONS, env } from "../env";
 import { refuse } from "../lib/refusal";
-import { reachable } from "../tasks/context";
+import { inspectWorldIdVerifier } from "../lib/world-id-verifier";
+import { reachable } from "../lib/network";
 import {
   DEVELOPMENT_CHAIN_ID,
   WORLD_CHAIN_ID,
@@ -73,14 +74,21 @@ export async function deployAll(hre: HardhatRuntimeEnvironment): Promise<DeployR
     const mock = await hre.viem.sendDeploymentTransaction("MockWorldIdRouter");
     router = { address: mock.contract.address, blockNumber: await created(mock.deploymentTransaction.hash) };
     log.push(`MockWorldIdRouter ${mock.contract.address}`);
-    const mockVerifier = await hre.viem.sendDeploymentTransaction("MockWorldIdVerifier");
+    const version = env.devWorldIdVerifierVersion;
+    const mockVerifier = await hre.viem.sendDeploymentTransaction("MockWorldIdVerifier", [
+      WORLD_ID_VERIFIER_VERSIONS.indexOf(version), [rpIdOf(settings.rpId)],
+    ]);
     verifier = { address: mockVerifier.contract.address, blockNumber: await created(mockVerifier.deploymentTransaction.hash) };
-    log.push(`MockWorldIdVerifier ${mockVerifier.contract.address}`);
+    log.push(`MockWorldIdVerifier ${mockVerifier.contract.address} (as World's ${version})`);
   } else {
     router = { address: settings.worldIdRouter, blockNumber: 0 };
     log.push(`World ID router (external) ${settings.worldIdRouter}`);
     verifier = { address: settings.worldIdVerifier, blockNumber: 0 };
-    log.push(`World ID 4.0 verifier (external) ${settings.worldIdVerifier}`);
+    const found = await inspectWorldIdVerifier(publicClient, settings.worldIdVerifier);
+    log.push(
+      `World ID 4.0 verifier (external) ${settings.worldIdVerifier}: implementation ${found.implementation ?? "none (not an EIP-1967 proxy)"}, ` +
+        `behaves as ${found.version === "unknown" ? "neither V1 nor V2 (read docs/world-id-4.md before going on)" : `World's ${found.version}`}`,
+    );
   }
 
   const worldId4 = {

@@ -34,6 +34,11 @@ function proofLikeWord(seed: string): bigint {
   return BigInt(bytesToHex(bytes.map((byte) => (byte === 0 ? 1 : byte))));
 }
 
+/** A session's OPRF seed as World makes it: random below, World's session prefix byte 0x01 on top. */
+function seedLikeWord(seed: string): bigint {
+  return (proofLikeWord(seed) & ((1n << 248n) - 1n)) | (1n << 248n);
+}
+
 function nonZeroBytes(data: Hex): number {
   return hexToBytes(data).filter((byte) => byte !== 0).length;
 }
@@ -77,7 +82,7 @@ async function main(): Promise<void> {
   const repeatMint = await measureMint(alice, aliceHuman);
   const secondHuman = await measureMint(alice, proofLikeWord("nullifier-bob"));
 
-  // World ID 4.0: enrolment (a uniqueness proof and the session's creation, with the first claim), then a daily
+  // World ID 4.0: enrolment (a uniqueness proof and the session proof that completes it, with the first claim), then a daily
   // claim with a session proof; calldata shaped like real proofs.
   const words5 = (seed: string) => Array.from({ length: 5 }, (_, i) => proofLikeWord(`${seed}-${i}`)) as unknown as readonly [bigint, bigint, bigint, bigint, bigint];
   const now = BigInt(await time.latest());
@@ -94,16 +99,16 @@ async function main(): Promise<void> {
     return { gasUsed: receipt.gasUsed, execution: receipt.gasUsed - intrinsicGas(tx.input) };
   }
   const enrolment = await measure(await oro.write.enrolInWorldId4Session([bob.account.address,
-    { nullifier: proofLikeWord("enrol-carol"), nonce: proofLikeWord("enrol-nonce"), expiresAtMin: now, proof: words5("enrol") },
-    sessionProof("create", now), proofLikeWord("seed-carol")], { account: bob.account }));
+    { nullifier: proofLikeWord("enrol-carol"), nonce: proofLikeWord("enrol-nonce"), expiresAtMin: now + 30n * 86_400n, credentialGenesisIssuedAtMin: 1_780_272_000n, proof: words5("enrol") },
+    sessionProof("create", now), seedLikeWord("seed-carol")], { account: bob.account }));
   await time.increase(86_400);
   const claim4 = await measure(await oro.write.claimWithSession([bob.account.address, sessionProof("day-2", now + 86_400n)], { account: bob.account }));
   // The second 3.0 human moves to a session of their own (a 3.0 proof, a uniqueness proof and the session's creation).
   const moveNow = BigInt(await time.latest());
   const moveSession = { ...sessionProof("move", moveNow), sessionId: proofLikeWord("session-bob") };
   const move = await measure(await oro.write.moveToWorldId4Session([alice.account.address, root, proofLikeWord("nullifier-bob"), proof,
-    { nullifier: proofLikeWord("enrol-bob"), nonce: proofLikeWord("enrol-bob-nonce"), expiresAtMin: moveNow, proof: words5("enrol-bob") },
-    proofLikeWord("seed-bob"), moveSession], { account: alice.account }));
+    { nullifier: proofLikeWord("enrol-bob"), nonce: proofLikeWord("enrol-bob-nonce"), expiresAtMin: moveNow + 30n * 86_400n, credentialGenesisIssuedAtMin: 0n, proof: words5("enrol-bob") },
+    seedLikeWord("seed-bob"), moveSession], { account: alice.account }));
 
   // Referral voucher claim against a funded claim contract.
   const claims = await hre.viem.deployContract("ReferralClaim", [oro.address, owner.account.address, owner.account.address]);

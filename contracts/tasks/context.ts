@@ -1,6 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { getAddress, type Address, type Hash } from "viem";
 import { readDeployment, type Deployment } from "../deploy/deployment";
+import { reachable } from "../lib/network";
 import { refuse } from "../lib/refusal";
 
 export { refuse };
@@ -35,17 +36,6 @@ export async function loadDeployedContracts(hre: HardhatRuntimeEnvironment) {
   const [wallet] = await hre.viem.getWalletClients();
   if (!wallet) refuse(`network "${hre.network.name}" has no account: set DEPLOYER_PRIVATE_KEY to the owner's key`);
   return { publicClient, chainId, deployment, oro, claims, wallet, caller: wallet.account.address };
-}
-
-/** The first answer from the network's RPC, or a refusal naming the network when nothing answers there. */
-export async function reachable<T>(hre: HardhatRuntimeEnvironment, ask: () => Promise<T>): Promise<T> {
-  try {
-    return await ask();
-  } catch (error) {
-    const url = "url" in hre.network.config ? hre.network.config.url : "the in-process network";
-    const reason = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
-    return refuse(`wrong network: nothing answers at ${url} (network "${hre.network.name}"): ${reason}`);
-  }
 }
 
 /** Refuses unless `caller` owns the contract; names the owner so the operator knows which key to use. */

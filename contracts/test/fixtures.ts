@@ -57,8 +57,24 @@ function wallet(wallets: readonly Wallet[], index: number): Wallet {
   return found;
 }
 
-/** MockWorldIdRouter, Oro, ReferralClaim and TestModeFaucet as a development chain has them. */
+/** World's two World ID 4.0 verifier implementations, as MockWorldIdVerifier's Version enum numbers them. */
+export const VERIFIER_VERSIONS = ["V1", "V2"] as const;
+export type VerifierVersion = (typeof VERIFIER_VERSIONS)[number];
+
+/** MockWorldIdRouter, Oro, ReferralClaim and TestModeFaucet as a development chain has them (the verifier as World's V1). */
 export async function deployFixture() {
+  return deployWith("V1");
+}
+
+/** The same, with the verifier as World's V2. */
+export async function deployFixtureV2() {
+  return deployWith("V2");
+}
+
+/** One fixture per verifier version (loadFixture needs the same function each time to reuse its snapshot). */
+export const FIXTURES: Record<VerifierVersion, typeof deployFixture> = { V1: deployFixture, V2: deployFixtureV2 };
+
+async function deployWith(version: VerifierVersion) {
   const wallets = await hre.viem.getWalletClients();
   const owner = wallet(wallets, 0);
   const alice = wallet(wallets, 1);
@@ -69,17 +85,17 @@ export async function deployFixture() {
   const publicClient = await hre.viem.getPublicClient();
 
   const router = await hre.viem.deployContract("MockWorldIdRouter");
-  const verifier = await hre.viem.deployContract("MockWorldIdVerifier");
+  const verifier = await hre.viem.deployContract("MockWorldIdVerifier", [VERIFIER_VERSIONS.indexOf(version), [RP_ID]]);
   const oro = await hre.viem.deployContract("Oro", [
     router.address, APP_ID, ACTION, CHAIN_ID, AMOUNT_PER_MINT, WAIT_BETWEEN_MINTS, owner.account.address, worldId4Settings(verifier.address),
   ]);
   const claim = await hre.viem.deployContract("ReferralClaim", [oro.address, signer.account.address, owner.account.address]);
   const faucet = await hre.viem.deployContract("TestModeFaucet", [oro.address, AMOUNT_PER_MINT]);
 
-  return { publicClient, owner, alice, bob, carol, signer, mallory, wallets, router, verifier, oro, claim, faucet };
+  return { publicClient, owner, alice, bob, carol, signer, mallory, wallets, router, verifier, oro, claim, faucet, version };
 }
 
-export type Deployment = Awaited<ReturnType<typeof deployFixture>>;
+export type Deployment = Awaited<ReturnType<typeof deployWith>>;
 
 /** A development proof that `human` wants ORO minted to `receiver`, for the fixture's app and action. */
 export function proofFor(human: string, receiver: Address, appId = APP_ID, action = ACTION): DevProof {

@@ -36,6 +36,7 @@ import {
   type Wallet,
 } from "./fixtures";
 import { blockTimestampOf, decodeLogs, event, expectRevert, latestTimestamp, logsOf } from "./helpers";
+import { move } from "./world-id-4-proofs";
 
 // Oro's storage: Ownable's _owner (0), Ownable2Step's _pendingOwner (1), then Oro's own variables in
 // declaration order (immutables take no slot). Each is checked against the public getters before use.
@@ -491,6 +492,16 @@ describe("Oro", function () {
       const { root, nullifierHash, proof } = proofFor("alice", alice.account.address, newAppId, newAction);
       await oro.write.mint([root, nullifierHash, proof], { account: alice.account });
       await expectBalance(oro, alice.account.address, AMOUNT_PER_MINT);
+    });
+
+    it("setExternalNullifier is refused once anything was minted: new nullifiers would give every human a second identity", async function () {
+      const { oro, owner, alice } = await loadFixture(deployFixture);
+      await mintSelf(oro, alice, "alice");
+      await expectRevert(oro.write.setExternalNullifier(["app_production_oro", "daily-claim"], { account: owner.account }), "ExternalNullifierLocked");
+      expect(await oro.read.externalNullifierHash()).to.equal(externalNullifierHashOf(APP_ID, ACTION));
+      // A moved human's 3.0 path stays closed: no new action re-opens it with a fresh nullifier.
+      await move(oro, alice, "alice", "alice");
+      await expectRevert(oro.write.setExternalNullifier([APP_ID, "another-action"], { account: owner.account }), "ExternalNullifierLocked");
     });
 
     it("setExternalNullifier is owner-only", async function () {

@@ -5,7 +5,7 @@ import { encodeAbiParameters, keccak256, numberToHex, padHex, zeroAddress, type 
 import { devSessionId, devSessionSeed } from "@oro/clients";
 import { AMOUNT_PER_MINT, CHAIN_ID, ENROLMENT_ACTION, GENESIS_CUTOFF, MAX_UINT128, MAX_UINT32, RP_ID, WAIT_BETWEEN_MINTS, deployFixture, mintTo, worldId4Settings, APP_ID, ACTION } from "./fixtures";
 import { expectRevert } from "./helpers";
-import { claim, enrol, move, now, proofForSession, session, uniqueness } from "./world-id-4-proofs";
+import { claim, completion, enrol, move, moveArgs, now, uniqueness } from "./world-id-4-proofs";
 
 // The World ID 4.0 paths' remaining refusals: each entry point checks the receiver, the chain, the supply and the
 // count as the 3.0 mint does, and only the owner moves the transition.
@@ -23,14 +23,8 @@ describe("World ID 4.0: the limits every path keeps", function () {
   it("refuses a move to the zero address", async function () {
     const { oro, alice } = await loadFixture(deployFixture);
     await mintTo(oro, alice, "grace", alice.account.address);
-    const sessionId = devSessionId("grace", 1n);
-    const t = await now();
-    const proof3 = proofForSession("grace", sessionId);
     await expectRevert(
-      oro.write.moveToWorldId4Session(
-        [zeroAddress, proof3.root, proof3.nullifierHash, proof3.proof, uniqueness("grace", zeroAddress, sessionId, t, { genesisMin: 0n }), devSessionSeed("grace", 1n), session(sessionId, zeroAddress, t, { genesisMin: 0n })],
-        { account: alice.account },
-      ),
+      oro.write.moveToWorldId4Session(await moveArgs(zeroAddress, "grace", "grace"), { account: alice.account }),
       "ERC20InvalidReceiver",
       [zeroAddress],
     );
@@ -100,8 +94,10 @@ describe("World ID 4.0: the limits every path keeps", function () {
     const sessionId = devSessionId("erin", 1n);
     const receiver = alice.account.address;
     const t = await now();
+    const enrolment = uniqueness("erin", receiver, sessionId, t, { expiresAtMin: 0n });
+    const seed = devSessionSeed("erin", 1n);
     await oro.write.enrolInWorldId4Session(
-      [receiver, uniqueness("erin", receiver, sessionId, t, { expiresAtMin: 0n }), session(sessionId, receiver, t, { expiresAtMin: 0n, genesisMin: GENESIS_CUTOFF }), 7n],
+      [receiver, enrolment, completion(sessionId, receiver, seed, 0n, enrolment.nullifier, t, { expiresAtMin: 0n }), seed],
       { account: alice.account },
     );
     // Recorded as 1, never 0 (0 marks an unknown session): the session is known, and no proof without an expiry claims.

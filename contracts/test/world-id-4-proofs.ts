@@ -8,6 +8,8 @@ import {
   devSessionSeed,
   devSessionNullifier,
   devWorldId4Nullifier,
+  enrolmentSessionSignalOf,
+  enrolmentSignalOf,
   externalNullifierHashOf,
   hashToField,
   signalHashOf,
@@ -41,13 +43,31 @@ export function uniqueness(human: string, receiver: Address, sessionId: bigint, 
   const nullifier = devWorldId4Nullifier(human, rpId, action);
   const nonce = randomCounter++;
   const expiresAtMin = options.expiresAtMin ?? now;
-  const signalHash = options.signalHash ?? hashToField(encodePacked(["address", "uint256"], [receiver, sessionId]));
+  const signalHash = options.signalHash ?? hashToField(enrolmentSignalOf(receiver, sessionId));
+  const genesisMin = options.genesisMin ?? GENESIS_CUTOFF;
   const proof = buildDevWorldId4Proof({
     nullifier, action, rpId, nonce, signalHash, expiresAtMin,
     issuerSchemaId: options.issuerSchemaId ?? 1n,
-    credentialGenesisIssuedAtMin: options.genesisMin ?? GENESIS_CUTOFF,
+    credentialGenesisIssuedAtMin: genesisMin,
   });
-  return { nullifier, nonce, expiresAtMin, proof };
+  return { nullifier, nonce, expiresAtMin, credentialGenesisIssuedAtMin: genesisMin, proof };
+}
+
+/** The session proof that completes an enrolment or a move: its holder names receiver, seed, 3.0 human and 4.0 human. */
+export function completion(
+  sessionId: bigint,
+  receiver: Address,
+  sessionSeed: bigint,
+  movedFrom: bigint,
+  human: bigint,
+  now: bigint,
+  options: ProofOptions & { sessionNullifier?: readonly [bigint, bigint] } = {},
+): SessionProof {
+  return session(sessionId, receiver, now, {
+    genesisMin: GENESIS_CUTOFF,
+    ...options,
+    signalHash: options.signalHash ?? hashToField(enrolmentSessionSignalOf(receiver, sessionSeed, movedFrom, human)),
+  });
 }
 
 /** A session proof (a creation or a later proof) of `sessionId`, its signal `receiver`. */
@@ -75,13 +95,17 @@ export async function now(): Promise<bigint> {
  */
 export async function enrol(oro: Oro, wallet: Wallet, human: string, seed = 1n, genesisMin = GENESIS_CUTOFF): Promise<bigint> {
   const sessionId = devSessionId(human, seed);
-  const t = await now();
-  const receiver = wallet.account.address;
-  await oro.write.enrolInWorldId4Session(
-    [receiver, uniqueness(human, receiver, sessionId, t, { genesisMin }), session(sessionId, receiver, t, { genesisMin }), devSessionSeed(human, seed)],
-    { account: wallet.account },
-  );
+  await oro.write.enrolInWorldId4Session(await enrolmentArgs(wallet.account.address, human, seed, genesisMin), { account: wallet.account });
   return sessionId;
+}
+
+/** The arguments of an honest enrolment of `human` to `receiver`, with a new session from `seed`. */
+export async function enrolmentArgs(receiver: Address, human: string, seed = 1n, genesisMin = GENESIS_CUTOFF) {
+  const sessionId = devSessionId(human, seed);
+  const sessionSeed = devSessionSeed(human, seed);
+  const t = await now();
+  const enrolment = uniqueness(human, receiver, sessionId, t, { genesisMin });
+  return [receiver, enrolment, completion(sessionId, receiver, sessionSeed, 0n, enrolment.nullifier, t, { genesisMin }), sessionSeed] as const;
 }
 
 export async function claim(oro: Oro, wallet: Wallet, sessionId: bigint, options: Parameters<typeof session>[3] = {}) {
@@ -89,29 +113,32 @@ export async function claim(oro: Oro, wallet: Wallet, sessionId: bigint, options
   return oro.write.claimWithSession([receiver, session(sessionId, receiver, await now(), options)], { account: wallet.account });
 }
 
-/** A 3.0 human moves to a new session: the 3.0 proof's signal is the session id. */
+/** A 3.0 human moves to a new session: the 3.0 proof's signal is `receiver ‖ sessionId`. */
 export async function move(oro: Oro, wallet: Wallet, human3: string, human4: string, seed = 1n, signalSession?: bigint) {
-  const sessionId = devSessionId(human4, seed);
   const receiver = wallet.account.address;
+  const args = await moveArgs(receiver, human3, human4, seed, signalSession);
+  return { sessionId: devSessionId(human4, seed), hash: await oro.write.moveToWorldId4Session(args, { account: wallet.account }) };
+}
+
+/** The arguments of an honest move of 3.0 `human3` (their 4.0 self `human4`) to `receiver` and a new session. */
+export async function moveArgs(receiver: Address, human3: string, human4: string, seed = 1n, signalSession?: bigint) {
+  const sessionId = devSessionId(human4, seed);
+  const sessionSeed = devSessionSeed(human4, seed);
   const t = await now();
-  const proof3 = proofForSession(human3, signalSession ?? sessionId);
-  return {
-    sessionId,
-    hash: await oro.write.moveToWorldId4Session([
-      receiver, proof3.root, proof3.nullifierHash, proof3.proof,
-      uniqueness(human4, receiver, sessionId, t, { genesisMin: 0n }),
-      devSessionSeed(human4, seed),
-      session(sessionId, receiver, t, { genesisMin: 0n }),
-    ], { account: wallet.account }),
-  };
+  const proof3 = proofForSession(human3, receiver, signalSession ?? sessionId);
+  const enrolment = uniqueness(human4, receiver, sessionId, t, { genesisMin: 0n });
+  return [
+    receiver, proof3.root, proof3.nullifierHash, proof3.proof, enrolment, sessionSeed,
+    completion(sessionId, receiver, sessionSeed, proof3.nullifierHash, enrolment.nullifier, t, { genesisMin: 0n }),
+  ] as const;
 }
 
 /**
- * A development 3.0 proof whose signal is a session id (32 bytes): the 3.0 human chose that session. (buildDevProof
- * takes an address signal; the mock router's scheme is the same.)
+ * A development 3.0 proof whose signal is `receiver ‖ sessionId` (52 bytes): the 3.0 human chose that receiver and that
+ * session. (buildDevProof takes an address signal; the mock router's scheme is the same.)
  */
-export function proofForSession(human: string, sessionId: bigint) {
-  const signalHash = hashToField(encodePacked(["uint256"], [sessionId]));
+export function proofForSession(human: string, receiver: Address, sessionId: bigint) {
+  const signalHash = hashToField(encodePacked(["address", "uint256"], [receiver, sessionId]));
   const nullifierHash = devNullifierHash(human);
   const commitment = hashToField(
     encodeAbiParameters(

@@ -92,25 +92,36 @@ export function rpIdOf(rpId: string): bigint {
   return BigInt(`0x${rpId.slice(3)}`);
 }
 
-/** The IDKit signal of an enrolment's uniqueness proof: the receiver and the session it chose, packed (a 0x string
- *  IDKit hashes as bytes, exactly as the contract's abi.encodePacked). */
+/** The IDKit signal of an enrolment's uniqueness proof: the receiver and the session the human chose, packed (a 0x
+ *  string IDKit hashes as bytes, exactly as the contract's abi.encodePacked). */
 export function enrolmentSignalOf(receiver: Address, sessionId: bigint): Hex {
   return encodePacked(["address", "uint256"], [receiver, sessionId]);
 }
 
-/** The IDKit signal of a 3.0 proof that moves its human to a 4.0 session: the session id. */
-export function moveSignalOf(sessionId: bigint): Hex {
-  return encodePacked(["uint256"], [sessionId]);
+/** The signal of a 3.0 proof that moves its human to a 4.0 session: the receiver and the session, as the enrolment's. */
+export function moveSignalOf(receiver: Address, sessionId: bigint): Hex {
+  return enrolmentSignalOf(receiver, sessionId);
+}
+
+/**
+ * The signal of the session proof that completes an enrolment or a move, asked for after the other proofs: the
+ * session's holder names the receiver, the seed half of the session id, the 3.0 human it moves from (0 for none) and
+ * the 4.0 human (the enrolment nullifier). With the other proofs naming the session, no proof in the transaction
+ * combines with another human's, whoever copies or reorders it (docs/world-id-4.md).
+ */
+export function enrolmentSessionSignalOf(receiver: Address, sessionSeed: bigint, movedFrom: bigint, human: bigint): Hex {
+  return encodePacked(["address", "uint256", "uint256", "uint256"], [receiver, sessionSeed, movedFrom, human]);
 }
 
 /** The five field elements of a 4.0 proof (four of the compressed Groth16 proof, then the registry root). */
 export type WorldId4Proof = readonly [bigint, bigint, bigint, bigint, bigint];
 
-/** A uniqueness proof as the contract's `UniquenessProof` takes it. */
+/** A uniqueness proof as the contract's `UniquenessProof` takes it, with the genesis bound it was requested with. */
 export interface UniquenessProof {
   nullifier: bigint;
   nonce: bigint;
   expiresAtMin: bigint;
+  credentialGenesisIssuedAtMin: bigint;
   proof: WorldId4Proof;
 }
 
@@ -190,20 +201,33 @@ export interface DevWorldId4Settings {
   enrolmentAction: bigint;
 }
 
-/** A development session proof of `sessionId` for a claim to `receiver` (fresh session nullifier from `random`). */
-export function devSessionProof(sessionId: bigint, receiver: Address, settings: DevWorldId4Settings, expiresAtMin: bigint, random: bigint, genesisMin = 0n): SessionProof {
+/**
+ * A development session proof of `sessionId` (fresh session nullifier from `random`) for a claim to `receiver`, or,
+ * given `signal`, for that signal (an enrolment's: enrolmentSessionSignalOf).
+ */
+export function devSessionProof(
+  sessionId: bigint,
+  receiver: Address,
+  settings: DevWorldId4Settings,
+  expiresAtMin: bigint,
+  random: bigint,
+  genesisMin = 0n,
+  signal?: Hex,
+): SessionProof {
   const sessionNullifier = devSessionNullifier(random);
   const nonce = hashToField(encodePacked(["string", "uint256"], ["oro-development-nonce", random]));
+  const signalHash = signal === undefined ? signalHashOf(receiver) : hashToField(signal);
   const proof = buildDevWorldId4Proof({
-    nullifier: sessionNullifier[0], action: sessionNullifier[1], rpId: settings.rpId, nonce, signalHash: signalHashOf(receiver),
+    nullifier: sessionNullifier[0], action: sessionNullifier[1], rpId: settings.rpId, nonce, signalHash,
     expiresAtMin, credentialGenesisIssuedAtMin: genesisMin, sessionId,
   });
   return { sessionId, sessionNullifier, nonce, expiresAtMin, proof };
 }
 
 /**
- * A development human's enrolment: a new session (seeded) and their uniqueness proof for the enrolment action,
- * its signal `receiver ‖ sessionId`, both with `genesisMin` as the credential's genesis bound.
+ * A development human's enrolment (or, with `movedFrom`, a move's 4.0 part): a new session (seeded), their
+ * uniqueness proof for the enrolment action (signal `receiver ‖ sessionId`) and the session proof that completes it
+ * (signal enrolmentSessionSignalOf), both with `genesisMin` as the credential's genesis bound.
  */
 export function devEnrolmentProofs(
   humanName: string,
@@ -212,16 +236,21 @@ export function devEnrolmentProofs(
   settings: DevWorldId4Settings,
   expiresAtMin: bigint,
   genesisMin: bigint,
+  movedFrom = 0n,
 ): { sessionId: bigint; sessionSeed: bigint; uniqueness: UniquenessProof; session: SessionProof } {
   const sessionId = devSessionId(humanName, seed);
+  const sessionSeed = devSessionSeed(humanName, seed);
   const nullifier = devWorldId4Nullifier(humanName, settings.rpId, settings.enrolmentAction);
   const nonce = hashToField(encodePacked(["string", "uint256"], [`oro-development-enrolment:${humanName}`, seed]));
   const proof = buildDevWorldId4Proof({
     nullifier, action: settings.enrolmentAction, rpId: settings.rpId, nonce,
     signalHash: hashToField(enrolmentSignalOf(receiver, sessionId)), expiresAtMin, credentialGenesisIssuedAtMin: genesisMin,
   });
-  const session = devSessionProof(sessionId, receiver, settings, expiresAtMin, seed ^ BigInt(keccak256(stringToHex(humanName))), genesisMin);
-  return { sessionId, sessionSeed: devSessionSeed(humanName, seed), uniqueness: { nullifier, nonce, expiresAtMin, proof }, session };
+  const session = devSessionProof(
+    sessionId, receiver, settings, expiresAtMin, seed ^ BigInt(keccak256(stringToHex(humanName))), genesisMin,
+    enrolmentSessionSignalOf(receiver, sessionSeed, movedFrom, nullifier),
+  );
+  return { sessionId, sessionSeed, uniqueness: { nullifier, nonce, expiresAtMin, credentialGenesisIssuedAtMin: genesisMin, proof }, session };
 }
 
 // ------------------------------------------------ IDKit 4 results → the contract's proofs
@@ -279,9 +308,18 @@ function proofOf(values: readonly string[]): WorldId4Proof {
   return [field(0), field(1), field(2), field(3), field(4)];
 }
 
-/** The contract's UniquenessProof from IDKit's response item and the request's nonce (the result's `nonce`). */
-export function uniquenessProofFromIdkit(item: IdkitUniquenessItem, nonce: string): UniquenessProof {
-  return { nullifier: fieldOf(item.nullifier, "nullifier"), nonce: fieldOf(nonce, "nonce"), expiresAtMin: BigInt(item.expires_at_min), proof: proofOf(item.proof) };
+/**
+ * The contract's UniquenessProof from IDKit's response item, the request's nonce (the result's `nonce`) and the
+ * genesis bound the request asked for (a public input IDKit does not echo).
+ */
+export function uniquenessProofFromIdkit(item: IdkitUniquenessItem, nonce: string, genesisMin: bigint): UniquenessProof {
+  return {
+    nullifier: fieldOf(item.nullifier, "nullifier"),
+    nonce: fieldOf(nonce, "nonce"),
+    expiresAtMin: BigInt(item.expires_at_min),
+    credentialGenesisIssuedAtMin: genesisMin,
+    proof: proofOf(item.proof),
+  };
 }
 
 /** The contract's SessionProof from IDKit's session id, response item and the request's nonce. */
