@@ -44,7 +44,7 @@ task("set-wait-between-mints", "Sets the wait between two mints of one human (th
     await report(publicClient, hash, `waitBetweenMints: ${formatDuration(oldWait)} -> ${formatDuration(newWait)}`);
   });
 
-task("set-external-nullifier", "Points minting at a World ID app id and action (the owner only)")
+task("set-external-nullifier", "Points minting at a World ID app id and action, before the first mint (the owner only)")
   .addOptionalParam("appId", "required: World developer portal app id, e.g. app_0123...", undefined, types.string)
   .addOptionalParam("action", "World ID action", "claim-tokens-action", types.string)
   .setAction(async ({ appId: given, action }: { appId?: string; action: string }, hre) => {
@@ -53,6 +53,10 @@ task("set-external-nullifier", "Points minting at a World ID app id and action (
     if (action.trim() === "") refuse("the action must not be empty");
     const { publicClient, oro, caller } = await loadDeployedContracts(hre);
     requireOwner("Oro", await oro.read.owner(), caller);
+    const supply = await oro.read.totalSupply();
+    if (supply !== 0n) {
+      refuse(`the external nullifier is fixed once ORO has been minted (${formatEther(supply)} ORO exist): new nullifiers would give every human who minted, and every human who moved to World ID 4.0, a second identity`);
+    }
     const oldHash = await oro.read.externalNullifierHash();
     const hash = await oro.write.setExternalNullifier([appId, action]);
     const newHash = await oro.read.externalNullifierHash();

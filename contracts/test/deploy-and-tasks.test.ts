@@ -105,8 +105,8 @@ describe("deploy script and owner tasks", function () {
   });
 
   it("set-external-nullifier, set-claim-signer, fund-claims, pause-claims and unpause-claims change what status shows", async function () {
-    expect(await runTask("set-external-nullifier", { appId: "app_staging_other", action: "claim-tokens-action" }))
-      .to.match(/externalNullifierHash: \d+ -> \d+ \(app app_staging_other/);
+    // The development chain is funded by mints at deploy, so its external nullifier is already fixed.
+    await expectRefusal("set-external-nullifier", { appId: "app_staging_other", action: "claim-tokens-action" }, /fixed once ORO has been minted \(\d[\d.]* ORO exist\)/);
     const newSigner = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
     expect(await runTask("set-claim-signer", { signer: newSigner })).to.include(`-> ${newSigner}`);
     await expectRefusal("fund-claims", { amount: "1" }, /holds 0 ORO, less than the 1 ORO/);

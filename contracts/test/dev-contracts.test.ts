@@ -1,9 +1,13 @@
 import hre from "hardhat";
 import { expect } from "chai";
-import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
-import { parseEther, zeroAddress } from "viem";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import { getAddress, parseEther, zeroAddress } from "viem";
+import type { ContractTypesMap } from "hardhat/types/artifacts";
 import {
   WORLD_ID_GROUP_ID,
+  buildDevWorldId4Proof,
+  worldId4ActionOf,
+  type DevWorldId4Inputs,
   devNullifierHash,
   externalNullifierHashOf,
   signalHashOf,
@@ -11,6 +15,9 @@ import {
 } from "@oro/clients";
 import { ACTION, AMOUNT_PER_MINT, APP_ID, CHAIN_ID, WAIT_BETWEEN_MINTS, deployFixture, worldId4Settings, expectBalance, mintTo, proofFor } from "./fixtures";
 import { event, expectRevert, logsOf } from "./helpers";
+import { inspectWorldIdVerifier } from "../lib/world-id-verifier";
+
+type Verifier = ContractTypesMap["MockWorldIdVerifier"];
 
 describe("MockWorldIdRouter", function () {
   async function verifyArgsFixture() {
@@ -131,5 +138,72 @@ describe("TestModeFaucet", function () {
       parseEther("0.2"),
       AMOUNT_PER_MINT,
     ]);
+  });
+});
+
+describe("MockWorldIdVerifier, as World's V1 and V2", function () {
+  const FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+  const RP = 0x7a69n;
+  const inputs = (overrides: Partial<DevWorldId4Inputs> = {}): DevWorldId4Inputs => ({
+    nullifier: 11n, action: worldId4ActionOf("oro-enrolment"), rpId: RP, nonce: 3n, signalHash: 5n, expiresAtMin: 0n,
+    issuerSchemaId: 1n, credentialGenesisIssuedAtMin: 0n, ...overrides,
+  });
+
+  for (const [index, version] of (["V1", "V2"] as const).entries()) {
+    describe(version, function () {
+      async function verifierFixture() {
+        const verifier = await hre.viem.deployContract("MockWorldIdVerifier", [index, [RP]]);
+        const now = (await time.latest()) + 1;
+        return { verifier, now: BigInt(now) };
+      }
+      const verify = (verifier: Verifier, i: DevWorldId4Inputs, proof = buildDevWorldId4Proof(i)) =>
+        verifier.read.verify([i.nullifier, i.action, i.rpId, i.nonce, i.signalHash, i.expiresAtMin, i.issuerSchemaId ?? 1n, i.credentialGenesisIssuedAtMin ?? 0n, proof]);
+
+      it("accepts a development proof and refuses, in World's order: root, issuer schema, rp id's OPRF key, expiry, field, proof", async function () {
+        const { verifier, now } = await loadFixture(verifierFixture);
+        const good = inputs({ expiresAtMin: now });
+        expect(await verify(verifier, good)).to.equal(undefined);
+        const proof = buildDevWorldId4Proof(good);
+        await expectRevert(verify(verifier, good, [proof[0], 0n, 0n, 0n, 1n]), "InvalidMerkleRoot");
+        await expectRevert(verify(verifier, inputs({ expiresAtMin: now, issuerSchemaId: 2n })), "UnregisteredIssuerSchemaId");
+        // An rp id without an OPRF key fails as World's OprfKeyRegistry does, whatever else the proof says.
+        await expectRevert(verify(verifier, inputs({ expiresAtMin: now, rpId: RP + 1n })), "UnknownId", [RP + 1n]);
+        await expectRevert(verify(verifier, inputs({ expiresAtMin: now - 5n * 3_600n - 2n })), "ExpirationTooOld");
+        for (const field of ["nullifier", "nonce", "signalHash", "credentialGenesisIssuedAtMin"] as const) {
+          await expectRevert(verify(verifier, inputs({ expiresAtMin: now, [field]: FIELD })), "PublicInputNotInField");
+        }
+        await expectRevert(verify(verifier, good, [proof[0] + 1n, 0n, 0n, 0n, proof[4]]), "ProofInvalid");
+      });
+
+      it("adds the expiry threshold in uint64, as World's code: an expiry near 2^64 overflows (a panic), it does not pass", async function () {
+        const { verifier } = await loadFixture(verifierFixture);
+        const far = inputs({ expiresAtMin: 2n ** 64n - 1n });
+        await expectRevert(verify(verifier, far), "Panic", [0x11n]);
+        // A far but representable expiry (an enrolment proof asked to last long) passes.
+        expect(await verify(verifier, inputs({ expiresAtMin: 2n ** 63n }))).to.equal(undefined);
+      });
+
+      it(version === "V2" ? "checks the action's prefix byte (0x00 uniqueness, 0x02 session)" : "checks no action prefix byte", async function () {
+        const { verifier, now } = await loadFixture(verifierFixture);
+        const prefixed = inputs({ expiresAtMin: now, action: (1n << 248n) | 9n });
+        if (version === "V2") await expectRevert(verify(verifier, prefixed), "InvalidAction");
+        else expect(await verify(verifier, prefixed)).to.equal(undefined);
+      });
+    });
+  }
+
+  it("the deploy's inspection reads the implementation behind an EIP-1967 proxy and tells V1 from V2 by behaviour", async function () {
+    const publicClient = await hre.viem.getPublicClient();
+    for (const [index, version] of (["V1", "V2"] as const).entries()) {
+      const implementation = await hre.viem.deployContract("MockWorldIdVerifier", [index, [RP]]);
+      const proxy = await hre.viem.deployContract("WorldIdVerifierProxy", [implementation.address]);
+      expect(await inspectWorldIdVerifier(publicClient, proxy.address)).to.deep.equal({
+        proxy: getAddress(proxy.address), implementation: getAddress(implementation.address), version,
+      });
+      // Not a proxy: no implementation, still told apart by behaviour.
+      expect((await inspectWorldIdVerifier(publicClient, implementation.address)).implementation).to.equal(null);
+    }
+    const noop = await hre.viem.deployContract("NoopWorldIdVerifier");
+    expect((await inspectWorldIdVerifier(publicClient, noop.address)).version).to.equal("unknown");
   });
 });
