@@ -150,12 +150,13 @@ export function chainActions(chain: LocalChain) {
       });
       return confirmed(hash);
     },
-    /** The named 3.0 human moves to a new session of theirs (a 3.0 proof signalling the session id). */
+    /** The named 3.0 human moves to a new session of theirs (a 3.0 proof signalling the receiver and the session id). */
     async moveToWorldId4(humanName: string, receiver: Address, seed = 1n) {
       const now = BigInt(await this.latestTimestamp());
-      const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, 0n);
-      const { root, nullifierHash, proof } = buildDevProof({
-        receiver, signalHash: hashToField(moveSignalOf(sessionId)), nullifierHash: devNullifierHash(humanName), appId: worldId.appId, action: worldId.action,
+      const nullifierHash = devNullifierHash(humanName);
+      const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, 0n, nullifierHash);
+      const { root, proof } = buildDevProof({
+        receiver, signalHash: hashToField(moveSignalOf(receiver, sessionId)), nullifierHash, appId: worldId.appId, action: worldId.action,
       });
       const hash = await walletClient.writeContract({
         account: receiver, address: oro.address, abi: oroAbi, functionName: "moveToWorldId4Session",

@@ -3,6 +3,22 @@
 
 export const mockWorldIdVerifierAbi = [
   {
+    "inputs": [
+      {
+        "internalType": "enum MockWorldIdVerifier.Version",
+        "name": "version_",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint64[]",
+        "name": "rpIds",
+        "type": "uint64[]"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "constructor"
+  },
+  {
     "inputs": [],
     "name": "ExpirationTooOld",
     "type": "error"
@@ -20,6 +36,22 @@ export const mockWorldIdVerifierAbi = [
   {
     "inputs": [],
     "name": "ProofInvalid",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "PublicInputNotInField",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint160",
+        "name": "id",
+        "type": "uint160"
+      }
+    ],
+    "name": "UnknownId",
     "type": "error"
   },
   {
@@ -48,6 +80,25 @@ export const mockWorldIdVerifierAbi = [
         "internalType": "uint64",
         "name": "",
         "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
+        "name": "rpId",
+        "type": "uint64"
+      }
+    ],
+    "name": "hasOprfKey",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "",
+        "type": "bool"
       }
     ],
     "stateMutability": "view",
@@ -156,6 +207,19 @@ export const mockWorldIdVerifierAbi = [
     ],
     "name": "verifySession",
     "outputs": [],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "version",
+    "outputs": [
+      {
+        "internalType": "enum MockWorldIdVerifier.Version",
+        "name": "",
+        "type": "uint8"
+      }
+    ],
     "stateMutability": "view",
     "type": "function"
   }

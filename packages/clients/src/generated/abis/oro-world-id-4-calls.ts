@@ -79,6 +79,11 @@ export const oroWorldId4CallsAbi = [
             "type": "uint64"
           },
           {
+            "internalType": "uint64",
+            "name": "credentialGenesisIssuedAtMin",
+            "type": "uint64"
+          },
+          {
             "internalType": "uint256[5]",
             "name": "proof",
             "type": "uint256[5]"
@@ -174,6 +179,11 @@ export const oroWorldId4CallsAbi = [
           {
             "internalType": "uint64",
             "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint64",
+            "name": "credentialGenesisIssuedAtMin",
             "type": "uint64"
           },
           {

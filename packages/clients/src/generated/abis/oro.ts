@@ -73,6 +73,22 @@ export const oroAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint64",
+        "name": "credentialGenesisIssuedAtMin",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint64",
+        "name": "genesisCutoff",
+        "type": "uint64"
+      }
+    ],
+    "name": "CredentialBeforeCutoff",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "spender",
         "type": "address"
@@ -157,6 +173,11 @@ export const oroAbi = [
     "type": "error"
   },
   {
+    "inputs": [],
+    "name": "ExternalNullifierLocked",
+    "type": "error"
+  },
+  {
     "inputs": [
       {
         "internalType": "uint256",
@@ -191,6 +212,17 @@ export const oroAbi = [
   {
     "inputs": [],
     "name": "InvalidSessionId",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidSessionSeed",
     "type": "error"
   },
   {
@@ -868,6 +900,11 @@ export const oroAbi = [
             "type": "uint64"
           },
           {
+            "internalType": "uint64",
+            "name": "credentialGenesisIssuedAtMin",
+            "type": "uint64"
+          },
+          {
             "internalType": "uint256[5]",
             "name": "proof",
             "type": "uint256[5]"
@@ -1072,6 +1109,11 @@ export const oroAbi = [
           {
             "internalType": "uint64",
             "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint64",
+            "name": "credentialGenesisIssuedAtMin",
             "type": "uint64"
           },
           {
