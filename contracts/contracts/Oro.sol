@@ -527,9 +527,9 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         return abi.encodePacked(receiver, sessionId).hashToField();
     }
 
-    /// @dev verifier.verifySession with ORO's rp id and proof of human pinned; bubbles up the verifier's error.
+    /// @dev verifier.verifySession with ORO's rp id and proof of human pinned; bubbles up the verifier's error. Session
+    ///      id 0 never gets here: enrolment refuses it, and a claim needs an enrolled session.
     function _verifySession(SessionProof calldata session, uint256 signalHash, uint64 genesisMin) private view {
-        if (session.sessionId == 0) revert InvalidSessionId();
         WorldId4Verifier memory worldId4 = _worldId4;
         worldId4.verifier.verifySession(
             worldId4.rpId,
