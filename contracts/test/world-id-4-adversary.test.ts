@@ -239,6 +239,9 @@ const adversaryV1 = () => adversaryFixture("V1");
 const adversaryV2 = () => adversaryFixture("V2");
 
 for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 against an attacker who sees every pending transaction (verifier ${version})`, function () {
+  // A hang guard, not a budget: under coverage instrumentation on a loaded machine these take minutes, and a test that
+  // mocha abandoned would go on sending transactions into the next test's chain.
+  this.timeout(900_000);
   const fixture = version === "V1" ? adversaryV1 : adversaryV2;
   beforeEach(async function () {
     await hre.network.provider.send("evm_setAutomine", [false]);
@@ -318,6 +321,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 against an attac
   });
 
   it("property: several humans and the attacker, any order, any subset of attacks: every human ends as they asked, once per wait", async function () {
+
     // Each step: some honest humans act (enrol, move, claim, 3.0 mint), the attacker front-runs a chosen subset of
     // everything derivable from their pending calls, the block is mined, and each honest app retries what failed.
     const step = fc.record({
@@ -366,12 +370,13 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 against an attac
             expect(await enrolledOf(human), `${human.name} could not finish after the attack`).to.equal(true);
           }
           await expectNoHonestHumanSplit(oro, humans);
-          await expectOneClaimPerWait(deployment);
           if (advance) await time.increase(WAIT_BETWEEN_MINTS);
         }
+        // Every mint of the run, read once: no human (honest or the attacker's) minted twice within a wait.
+        await expectOneClaimPerWait(deployment);
         await hre.network.provider.send("evm_setAutomine", [true]);
       }),
-      { numRuns: 8 },
+      { numRuns: 6 },
     );
   });
 });
