@@ -129,6 +129,10 @@ const schema = z.object({
   DATABASE_POOL_SIZE: integer(1, 500).default(10),
   PGLITE_DATA_DIR: z.string().default(path.join(appRoot, ".data", "pglite")),
   MIGRATE_ON_START: booleanString.default(true),
+  /** How old the database check behind GET /api/ready may be (one check per interval, shared by every caller). */
+  READY_CHECK_INTERVAL: duration.default(1_000),
+  /** A database check that has not answered by then makes GET /api/ready answer 503 (Docker's healthcheck waits 5 s). */
+  READY_CHECK_TIMEOUT: duration.default(2_000),
 
   CORS_ORIGINS: z.string().transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean)),
 
@@ -136,6 +140,8 @@ const schema = z.object({
   RATE_LIMIT_PER_IP: integer(1, 1_000_000).default(6_000),
   RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(60),
   RATE_LIMIT_WINDOW: duration.default(60_000),
+  /** GET /api/ready's own budget per client IP and window: health checkers ask a few times a second at most. */
+  RATE_LIMIT_READY_PER_IP: integer(1, 1_000_000).default(600),
   /**
    * A Redis (or Valkey) that every replica counts in, so N replicas allow one budget, not N. Unset: each process
    * counts alone (the embedded default of `pnpm start`).
@@ -292,6 +298,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       ? ({ kind: "postgres", url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } as const)
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
     migrateOnStart: raw.MIGRATE_ON_START,
+    readiness: { intervalMs: raw.READY_CHECK_INTERVAL, timeoutMs: raw.READY_CHECK_TIMEOUT },
     shutdownGraceMs:
       raw.SHUTDOWN_GRACE ??
       (raw.WORKERS_ENABLED && raw.NOTIFICATIONS_TRANSPORT === "world-app" ? raw.WORLD_APP_TIMEOUT : 0) + SHUTDOWN_MARGIN_MS,
@@ -300,6 +307,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       perIp: raw.RATE_LIMIT_PER_IP,
       perAddress: raw.RATE_LIMIT_PER_ADDRESS,
       windowMs: raw.RATE_LIMIT_WINDOW,
+      readyPerIp: raw.RATE_LIMIT_READY_PER_IP,
       redisUrl: raw.RATE_LIMIT_REDIS_URL,
     },
     session: {
