@@ -42,6 +42,8 @@ export const DEVELOPMENT_DEFAULTS = {
   PRICE_PROVIDER: "development",
   WORLD_ID_RP_ID: DEV_PROFILE.worldIdRpId,
   WORLD_ID_SIGNING_KEY: DEV_PRIVATE_KEYS.worldIdSigner,
+  /** The web app's origin (the dev stack passes the one it serves on): the invite preview's absolute links. */
+  PUBLIC_ORIGIN: devServiceUrl("web"),
 } as const;
 
 type DevelopmentSetting = keyof typeof DEVELOPMENT_DEFAULTS;
@@ -250,10 +252,12 @@ const schema = z.object({
     .transform((value) => (value === "unlimited" ? null : Number(value))),
 
   /**
-   * The origin the mini app is served from (https://oro.example): the invite preview's absolute links (og:image).
-   * Unset: the origin each request came to.
+   * The origin the mini app is served from (https://oro.example): the invite preview's absolute links (og:url,
+   * og:image). Never the request's Host: the preview is cached publicly, and a forged Host would poison the caches.
    */
-  PUBLIC_ORIGIN: url.transform((value) => new URL(value).origin).optional(),
+  PUBLIC_ORIGIN: url
+    .refine((value) => /^https?:$/.test(new URL(value).protocol), { message: "must be an http:// or https:// origin such as https://oro.example" })
+    .transform((value) => new URL(value).origin),
 
   PRICE_PROVIDER: z.enum(["http", "development"]),
   /** A CoinGecko-compatible `simple/token_price` API: base URL, platform id, optional key and its header. */
