@@ -142,6 +142,11 @@ const schema = z.object({
   RATE_LIMIT_PER_IP: integer(1, 1_000_000).default(6_000),
   RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(60),
   RATE_LIMIT_WINDOW: duration.default(60_000),
+  /**
+   * Requests per client IP and window whose session token was looked up and refused (unknown or expired): past it,
+   * a token this process does not hold is refused (429) before any database lookup until the window ends.
+   */
+  RATE_LIMIT_SESSION_REFUSALS_PER_IP: integer(1, 1_000_000).default(120),
   /** GET /api/ready's own budget per client IP and window: health checkers ask a few times a second at most. */
   RATE_LIMIT_READY_PER_IP: integer(1, 1_000_000).default(600),
   /**
@@ -312,6 +317,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       perAddress: raw.RATE_LIMIT_PER_ADDRESS,
       windowMs: raw.RATE_LIMIT_WINDOW,
       readyPerIp: raw.RATE_LIMIT_READY_PER_IP,
+      sessionRefusalsPerIp: raw.RATE_LIMIT_SESSION_REFUSALS_PER_IP,
       redisUrl: raw.RATE_LIMIT_REDIS_URL,
     },
     session: {
