@@ -1,10 +1,11 @@
-// tsx scripts/bench-probe.ts [--duration 10] [--connections 50] [--smoke]
+// tsx scripts/bench-probe.ts [--duration 10] [--connections 50] [--smoke] [--server PATH]
 // What an attacker's probe of the API costs it (issue 38): a flood of GET /api/ready, and requests refused for their
 // bearer token (none, random ones of the issued shape, malformed ones), beside /api/health; and what a signed-in user
 // sees meanwhile: the latency of their route at a steady rate, alone and while /api/ready is flooded. Each figure
 // is req/s, p50 and p99 (ms) and the API process's CPU µs per request. Needs PostgreSQL (DATABASE_URL): a fresh
 // database is created next to it, seeded, and dropped afterwards. The per-IP budgets are out of reach (the load
 // comes from one address), the session refusals' budget as production sets it (RATE_LIMIT_SESSION_REFUSALS_PER_IP).
+// --server PATH runs another copy of the API's src/server.ts (an earlier version, to compare on the same machine).
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -30,6 +31,8 @@ const durationS = option("duration", smoke ? 1 : 10);
 const connections = option("connections", smoke ? 5 : 50);
 /** The signed-in user's steady rate (requests a second), alone and beside the flood. */
 const userRate = option("user-rate", smoke ? 20 : 100);
+const serverIndex = process.argv.indexOf("--server");
+const server = serverIndex >= 0 ? (process.argv[serverIndex + 1] ?? "src/server.ts") : "src/server.ts";
 
 const random = (n: number) => 1 + Math.floor(Math.random() * n);
 const session = (i: number) => ({ authorization: `Bearer ${tokenOf(i)}` });
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
   try {
     await seedReferrals(scratch.url, { users: 2_000, referrals: 500, bigReferrerInvites: 0, sessions: HOT_USERS });
     const port = await freePort();
-    api = start("API", ["src/server.ts"], {
+    api = start("API", [server], {
       NODE_ENV: "development",
       DATABASE_URL: scratch.url,
       API_PORT: String(port),

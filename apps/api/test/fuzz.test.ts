@@ -36,7 +36,9 @@ let ids: Record<string, string>;
 
 beforeAll(async () => {
   console.log(`fuzz seed ${seed} (FUZZ_SEED=${seed} repeats this run)`);
-  t = await createTestApp({ indexer, env: { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ADDRESS: "1000000" } });
+  // Every request comes from one address: its budgets out of reach (the other user's session, which the fuzzing may sign
+  // out, would otherwise spend the address's session refusals, and the owner's session would wait for the window).
+  t = await createTestApp({ indexer, env: { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ADDRESS: "1000000", RATE_LIMIT_SESSION_REFUSALS_PER_IP: "1000000" } });
   users = [await newUser(t.app, "fuzz-a"), await newUser(t.app, "fuzz-b")];
   indexer.mint(users[0]?.account.address ?? "0x", 424_242n);
   const poll = await t.db.database.prisma.poll.create({
