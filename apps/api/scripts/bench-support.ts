@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
@@ -201,7 +202,8 @@ export async function migratedClient(url: string): Promise<pg.Client> {
 
 /** User i's wallet (0x…i) and the sign-in session the seed gives the first `sessions` users. */
 export const addressOf = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
-export const tokenOf = (i: number) => `bench-session-${i}`;
+/** A token of the shape the API issues (32 bytes in base64url): another is refused without a lookup. */
+export const tokenOf = (i: number) => createHash("sha256").update(`bench-session-${i}`).digest("base64url");
 
 export interface ReferralSeed {
   users: number;
@@ -259,7 +261,8 @@ export async function seedReferrals(url: string, seed: ReferralSeed): Promise<nu
         FROM generate_series(1, ${referrals}) AS r, (VALUES ('referrer'), ('referee')) AS sides(side)`);
     await client.query(`
       INSERT INTO "session" (token_hash, user_id, expires_at, created_at)
-      SELECT encode(sha256(convert_to('bench-session-' || i, 'UTF8')), 'hex'), md5('user' || i)::uuid::text, now() + interval '1 day', now()
+      SELECT encode(sha256(convert_to(translate(rtrim(encode(sha256(convert_to('bench-session-' || i, 'UTF8')), 'base64'), '='), '+/', '-_'), 'UTF8')), 'hex'),
+             md5('user' || i)::uuid::text, now() + interval '1 day', now()
         FROM generate_series(1, ${sessions}) AS i`);
     await client.query("ANALYZE");
   } finally {

@@ -13,7 +13,7 @@ import { referralClaimAbi } from "@oro/clients";
 import { openDatabase } from "../src/db/database.js";
 import { ConfigError, loadConfig } from "../src/env.js";
 import { createChainService } from "../src/services/chain/chain.js";
-import { createSignedVoucher } from "../src/services/payouts/vouchers.js";
+import { createSignedVoucher, voucherNonceLoader } from "../src/services/payouts/vouchers.js";
 import { createReferralCodes } from "../src/services/referrals/codes.js";
 
 const USAGE = "usage: rehearsal-payouts queue <count> | report <batch (the referrer's address)>";
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
       const referralCode = await prisma.referralCode.findUniqueOrThrow({ where: { code } });
       const referrerHuman = freshHuman();
       const amount = config.referral.referee.amountWei;
+      const nonces = await voucherNonceLoader(prisma)();
       for (let i = 0; i < Number(argument); i++) {
         await prisma.$transaction(async (tx) => {
           const referee = await tx.user.create({ data: { address: freshAddress() } });
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
               activatedAt: new Date(),
             },
           });
-          const voucher = await createSignedVoucher(tx, chain, getAddress(referee.address), amount);
+          const voucher = await createSignedVoucher(tx, nonces, chain, getAddress(referee.address), amount);
           await tx.referralReward.create({
             data: {
               referralId: referral.id,

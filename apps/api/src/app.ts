@@ -45,7 +45,7 @@ async function oroApi(fastify: FastifyInstance, options: AppOptions): Promise<vo
   await fastify.register(workers, { config });
   await fastify.register(metrics, { config });
 
-  await fastify.register(healthRoutes, { prefix: "/api" });
+  await fastify.register(healthRoutes, { prefix: "/api", config });
   await fastify.register(authRoutes, { prefix: "/api/auth" });
   await fastify.register(referralCodeRoutes, { prefix: "/api/referral_codes" });
   await fastify.register(referralRoutes, { prefix: "/api/referrals", config });

@@ -42,6 +42,8 @@ export const DEVELOPMENT_DEFAULTS = {
   PRICE_PROVIDER: "development",
   WORLD_ID_RP_ID: DEV_PROFILE.worldIdRpId,
   WORLD_ID_SIGNING_KEY: DEV_PRIVATE_KEYS.worldIdSigner,
+  /** The web app's origin (the dev stack passes the one it serves on): the invite preview's absolute links. */
+  PUBLIC_ORIGIN: devServiceUrl("web"),
 } as const;
 
 type DevelopmentSetting = keyof typeof DEVELOPMENT_DEFAULTS;
@@ -129,6 +131,10 @@ const schema = z.object({
   DATABASE_POOL_SIZE: integer(1, 500).default(10),
   PGLITE_DATA_DIR: z.string().default(path.join(appRoot, ".data", "pglite")),
   MIGRATE_ON_START: booleanString.default(true),
+  /** How old the database check behind GET /api/ready may be (one check per interval, shared by every caller). */
+  READY_CHECK_INTERVAL: duration.default(1_000),
+  /** A database check that has not answered by then makes GET /api/ready answer 503 (Docker's healthcheck waits 5 s). */
+  READY_CHECK_TIMEOUT: duration.default(2_000),
 
   CORS_ORIGINS: z.string().transform((value) => value.split(",").map((origin) => origin.trim()).filter(Boolean)),
 
@@ -136,6 +142,13 @@ const schema = z.object({
   RATE_LIMIT_PER_IP: integer(1, 1_000_000).default(6_000),
   RATE_LIMIT_PER_ADDRESS: integer(1, 1_000_000).default(60),
   RATE_LIMIT_WINDOW: duration.default(60_000),
+  /**
+   * Requests per client IP and window whose session token was looked up and refused (unknown or expired): past it,
+   * a token this process does not hold is refused (429) before any database lookup until the window ends.
+   */
+  RATE_LIMIT_SESSION_REFUSALS_PER_IP: integer(1, 1_000_000).default(120),
+  /** GET /api/ready's own budget per client IP and window: health checkers ask a few times a second at most. */
+  RATE_LIMIT_READY_PER_IP: integer(1, 1_000_000).default(600),
   /**
    * A Redis (or Valkey) that every replica counts in, so N replicas allow one budget, not N. Unset: each process
    * counts alone (the embedded default of `pnpm start`).
@@ -244,10 +257,12 @@ const schema = z.object({
     .transform((value) => (value === "unlimited" ? null : Number(value))),
 
   /**
-   * The origin the mini app is served from (https://oro.example): the invite preview's absolute links (og:image).
-   * Unset: the origin each request came to.
+   * The origin the mini app is served from (https://oro.example): the invite preview's absolute links (og:url,
+   * og:image). Never the request's Host: the preview is cached publicly, and a forged Host would poison the caches.
    */
-  PUBLIC_ORIGIN: url.transform((value) => new URL(value).origin).optional(),
+  PUBLIC_ORIGIN: url
+    .refine((value) => /^https?:$/.test(new URL(value).protocol), { message: "must be an http:// or https:// origin such as https://oro.example" })
+    .transform((value) => new URL(value).origin),
 
   PRICE_PROVIDER: z.enum(["http", "development"]),
   /** A CoinGecko-compatible `simple/token_price` API: base URL, platform id, optional key and its header. */
@@ -292,6 +307,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       ? ({ kind: "postgres", url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } as const)
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
     migrateOnStart: raw.MIGRATE_ON_START,
+    readiness: { intervalMs: raw.READY_CHECK_INTERVAL, timeoutMs: raw.READY_CHECK_TIMEOUT },
     shutdownGraceMs:
       raw.SHUTDOWN_GRACE ??
       (raw.WORKERS_ENABLED && raw.NOTIFICATIONS_TRANSPORT === "world-app" ? raw.WORLD_APP_TIMEOUT : 0) + SHUTDOWN_MARGIN_MS,
@@ -300,6 +316,8 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       perIp: raw.RATE_LIMIT_PER_IP,
       perAddress: raw.RATE_LIMIT_PER_ADDRESS,
       windowMs: raw.RATE_LIMIT_WINDOW,
+      readyPerIp: raw.RATE_LIMIT_READY_PER_IP,
+      sessionRefusalsPerIp: raw.RATE_LIMIT_SESSION_REFUSALS_PER_IP,
       redisUrl: raw.RATE_LIMIT_REDIS_URL,
     },
     session: {

@@ -18,7 +18,8 @@ let signedOut: TestUser;
 let ids: Record<string, string>;
 
 beforeAll(async () => {
-  t = await createTestApp({ indexer: new FakeIndexer(), env: { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ADDRESS: "1000000" } });
+  // One address sends every refused session here: its budgets (session refusals too: test/session-refusals.test.ts) out of reach.
+  t = await createTestApp({ indexer: new FakeIndexer(), env: { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ADDRESS: "1000000", RATE_LIMIT_SESSION_REFUSALS_PER_IP: "1000000" } });
   operations = operationsOf(t.app);
   [victim, other, expired, signedOut] = [await newUser(t.app), await newUser(t.app), await newUser(t.app), await newUser(t.app)];
   await t.db.database.prisma.session.update({ where: { tokenHash: hashToken(expired.token) }, data: { expiresAt: new Date(Date.now() - 1_000) } });

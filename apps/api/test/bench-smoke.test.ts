@@ -40,6 +40,15 @@ describe.skipIf(!postgres)("the API benches at their smoke size", () => {
     expect(stdout).not.toMatch(/\d+ errors/);
   }, 540_000);
 
+  it("measures what an attacker's probe costs: a flood of /api/ready, refused bearer tokens (scripts/bench-probe.ts --smoke)", async () => {
+    const stdout = await smokeRun("scripts/bench-probe.ts");
+    for (const row of ["GET /api/ready (flood)", "refused: random bearer tokens of the issued shape", "refused: malformed bearer tokens"]) {
+      expect(stdout).toMatch(new RegExp(`\\| ${row.replace(/[()/]/g, "\\$&")} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+\\.\\d \\|`));
+    }
+    // Readiness answered every request of the flood (its own budget is out of reach there).
+    expect(stdout).toMatch(/\| GET \/api\/ready \(flood\) \| \d+ \| \d+ \| \d+ \| [\d.]+ \| 0 \|/);
+  }, 540_000);
+
   it("sends every due reminder once through two replicas, one told to stop on the way, then one killed (scripts/bench-reminders.ts --smoke)", async () => {
     const stdout = await smokeRun("scripts/bench-reminders.ts");
     // One table a run: the replica told to stop (a deploy), then killed (a crash).

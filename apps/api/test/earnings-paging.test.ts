@@ -211,7 +211,21 @@ describe("GET /api/referrals/oro-earned, paged", () => {
       ["an unknown group", owner, forged({ r: 7 })],
       ["not base64 JSON", owner, "bm90LWpzb24"],
       ["characters outside base64url", owner, "abc$def"],
+      // Forged by the owner from their own cursor: values the database cannot take must be refused before it.
+      ["a time in the year 10000", owner, forged({ t: Date.UTC(10_000, 0, 1) })],
+      ["the last time JavaScript can hold", owner, forged({ t: 8_640_000_000_000_000 })],
+      ["a time before 1970", owner, forged({ t: -1 })],
+      ["a fractional time", owner, forged({ t: 1.5 })],
+      ["a NUL in the id", owner, forged({ i: "a\u0000b" })],
+      ["a lone surrogate in the id", owner, forged({ i: "\ud800" })],
+      ["an id that is not a reward's", owner, forged({ i: "'; DROP TABLE referral_reward; --" })],
+      ["a time as text", owner, forged({ t: "2026-01-01" })],
+      ["a JSON array", owner, Buffer.from("[1,2]", "utf8").toString("base64url")],
+      ["JSON null", owner, Buffer.from("null", "utf8").toString("base64url")],
     ];
+    // The latest time a timestamp is written in plainly (9999-12-31T23:59:59.999Z) is still a position: every invite sorts before it.
+    const latest = await earnedPage(owner, forged({ t: Date.UTC(9_999, 11, 31, 23, 59, 59, 999) }));
+    expect(latest.statusCode, latest.body).toBe(200);
     for (const [why, user, bad] of refused) {
       const response = await earnedPage(user, bad);
       expect(response.statusCode, why).toBe(400);

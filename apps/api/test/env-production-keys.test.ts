@@ -22,6 +22,7 @@ const production = {
   PRICE_PROVIDER: "development",
   WORLD_ID_RP_ID: "rp_0123456789abcdef",
   WORLD_ID_SIGNING_KEY: `0x${"33".repeat(32)}`,
+  PUBLIC_ORIGIN: "https://app.oro.example",
 };
 /** Hardhat account #0 and #19: public, like the development profile's own keys. */
 const HARDHAT_OWNER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";

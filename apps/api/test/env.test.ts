@@ -23,6 +23,7 @@ const productionBase = {
   PRICE_API_URL: "https://prices.example/api/v3",
   WORLD_ID_RP_ID: "rp_0123456789abcdef",
   WORLD_ID_SIGNING_KEY: `0x${"33".repeat(32)}`,
+  PUBLIC_ORIGIN: "https://app.oro.example",
 };
 
 describe("configuration", () => {
@@ -67,9 +68,17 @@ describe("configuration", () => {
       "WORLD_ID_RP_ID",
       "WORLD_ID_SIGNING_KEY",
       "SIWE_DOMAINS",
+      "PUBLIC_ORIGIN",
     ]) {
       expect(message).toContain(name);
     }
+  });
+
+  it("refuses production without a public origin, in one line naming it, and an origin that is not http(s)", () => {
+    const { PUBLIC_ORIGIN: _unset, ...withoutOrigin } = productionBase;
+    expect(() => loadConfig(withoutOrigin)).toThrow(new ConfigError("NODE_ENV=production needs these settings, which have development defaults only: PUBLIC_ORIGIN"));
+    expect(() => loadConfig({ ...productionBase, PUBLIC_ORIGIN: "javascript://oro.example" })).toThrow(/PUBLIC_ORIGIN: must be an http:\/\/ or https:\/\/ origin/);
+    expect(loadConfig({ ...productionBase, PUBLIC_ORIGIN: "https://oro.example/some/path?x" }).publicOrigin).toBe("https://oro.example");
   });
 
   it("accepts a complete production configuration, and asks for the payout wallet only with auto rewards", () => {

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponseSchema } from "../src/schemas/common.js";
+import { encodeInvitesCursor } from "../src/services/referrals/invites-page.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import {
@@ -22,6 +23,8 @@ import { bearer } from "./helpers/siwe.js";
 // may take 2 s, and every 4xx has the documented error shape. Seeded: FUZZ_SEED=<n> repeats a run.
 const seed = Number(process.env.FUZZ_SEED ?? randomInt(1, 2 ** 31));
 const REQUESTS_PER_OPERATION = Number(process.env.FUZZ_REQUESTS ?? 100);
+/** Forged paging cursors (FUZZ_CURSORS): a signed-in user can build any for their own list. */
+const FORGED_CURSORS = Number(process.env.FUZZ_CURSORS ?? 400);
 /** Dependency errors a 503 may carry. The chain's RPC is unreachable in this app (127.0.0.1:9): always "down". */
 const DEPENDENCY_CODES = new Set(["STREAK_UNAVAILABLE", "ELIGIBILITY_UNAVAILABLE", "REMINDER_UNAVAILABLE", "HUMAN_CHECK_UNAVAILABLE", "PRICE_UNAVAILABLE", "STATS_UNAVAILABLE", "WORLD_ID_STATUS_UNAVAILABLE"]);
 const CHAIN_CODES = new Set(["CHAIN_UNAVAILABLE"]);
@@ -33,7 +36,9 @@ let ids: Record<string, string>;
 
 beforeAll(async () => {
   console.log(`fuzz seed ${seed} (FUZZ_SEED=${seed} repeats this run)`);
-  t = await createTestApp({ indexer, env: { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ADDRESS: "1000000" } });
+  // Every request comes from one address: its budgets out of reach (the other user's session, which the fuzzing may sign
+  // out, would otherwise spend the address's session refusals, and the owner's session would wait for the window).
+  t = await createTestApp({ indexer, env: { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ADDRESS: "1000000", RATE_LIMIT_SESSION_REFUSALS_PER_IP: "1000000" } });
   users = [await newUser(t.app, "fuzz-a"), await newUser(t.app, "fuzz-b")];
   indexer.mint(users[0]?.account.address ?? "0x", 424_242n);
   const poll = await t.db.database.prisma.poll.create({
@@ -197,4 +202,95 @@ describe(`OpenAPI-driven fuzzing (seed ${seed})`, () => {
     },
     300_000,
   );
+});
+
+/** The latest time written with a four-digit year, and the latest JavaScript holds. */
+const LATEST_PLAIN_TIME = Date.UTC(9_999, 11, 31, 23, 59, 59, 999);
+const LATEST_JS_TIME = 8_640_000_000_000_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function seededUuid(random: Random): string {
+  const hex = Array.from({ length: 32 }, () => random.int(0, 15).toString(16)).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** One field of a forged cursor: kept as issued, or replaced by something a database or a parser may choke on. */
+function forgedValue(random: Random, field: string, issued: unknown): unknown {
+  if (random.chance(0.5)) return issued;
+  const uuid = seededUuid(random);
+  const anywhere: unknown[] = [null, true, [], {}, "", hostileString(random), -0, Infinity, Number.MAX_SAFE_INTEGER, 2 ** 64];
+  const byField: Record<string, unknown[]> = {
+    o: ["spec-v2", "SPEC-V1", "spec-v1\u0000"],
+    u: ["0".repeat(16), "f".repeat(16), "A".repeat(16), "0".repeat(15), "0".repeat(17)],
+    r: [-1, 0, 1, 2, 3, 1.5, "1", 2 ** 31],
+    t: [
+      0, -1, 1.5, LATEST_PLAIN_TIME, LATEST_PLAIN_TIME + 1, Date.UTC(10_000, 0, 1), LATEST_JS_TIME, LATEST_JS_TIME + 1,
+      random.int(0, LATEST_PLAIN_TIME), Date.UTC(1, 0, 1), -LATEST_JS_TIME, 1e21, "2026-01-01T00:00:00.000Z",
+    ],
+    i: [
+      uuid, uuid.toUpperCase(), `${uuid}\u0000`, "\u0000", "\ud800", "a".repeat(36), "x".repeat(random.int(37, 5_000)),
+      `${uuid.slice(0, 35)}😀`, "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    ],
+  };
+  return random.pick([...(byField[field] ?? []), ...anywhere]);
+}
+
+/** Whether a cursor names a position in the owner's list: the one thing that makes it usable, whoever wrote it. */
+function namesAPosition(payload: unknown, ownerDigest: unknown): boolean {
+  if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return false;
+  const fields = payload as Record<string, unknown>;
+  if (Object.keys(fields).sort().join() !== "i,o,r,t,u") return false;
+  const { o, u, r, t: time, i } = fields;
+  return (
+    o === "spec-v1" && u === ownerDigest && (r === 0 || r === 1 || r === 2) &&
+    typeof time === "number" && Number.isInteger(time) && time >= 0 && time <= LATEST_PLAIN_TIME &&
+    typeof i === "string" && UUID.test(i)
+  );
+}
+
+describe(`forged paging cursors (seed ${seed})`, () => {
+  it("GET /api/referrals/oro-earned answers a page for a cursor that names a position and a 400 naming the cursor for any other, never a 5xx", async () => {
+    const random = seededRandom(seed);
+    const owner = users[0];
+    if (!owner) throw new Error("no users");
+    const row = await t.db.database.prisma.user.findUniqueOrThrow({ where: { address: owner.address.toLowerCase() } });
+    const issued = JSON.parse(Buffer.from(encodeInvitesCursor(row.id, { rank: 2, updatedAt: new Date(), id: seededUuid(random) }), "base64url").toString("utf8")) as Record<string, unknown>;
+    const failures: string[] = [];
+    const answered = { page: 0, refused: 0 };
+    for (let n = 1; n <= FORGED_CURSORS && failures.length < 20; n++) {
+      let payload: unknown = Object.fromEntries(Object.entries(issued).map(([field, value]) => [field, forgedValue(random, field, value)]));
+      if (random.chance(0.05)) {
+        const { [random.pick(["o", "u", "r", "t", "i"])]: _dropped, ...rest } = payload as Record<string, unknown>;
+        payload = rest;
+      }
+      if (random.chance(0.05)) payload = random.pick<unknown>([[payload], null, 42, "spec-v1", { ...(payload as object), extra: 1 }]);
+      // JSON.stringify writes a lone surrogate as an escape, NUL as \u0000: the text the API decodes holds them back.
+      let json = JSON.stringify(payload) ?? "null";
+      if (random.chance(0.05)) {
+        json = Buffer.from(Array.from({ length: random.int(1, 200) }, () => random.int(0, 255))).toString("latin1");
+        payload = undefined;
+      }
+      const cursor = Buffer.from(json, payload === undefined ? "latin1" : "utf8").toString("base64url");
+      const response = await t.app.inject({
+        method: "GET",
+        url: `/api/referrals/oro-earned?userAddress=${owner.address}&forceBustCache=true&cursor=${cursor}`,
+        headers: bearer(owner.token),
+      });
+      const where = `seed ${seed} cursor #${n} ${json.slice(0, 300)}`;
+      const expected = cursor.length <= 512 && namesAPosition(payload, issued.u) ? 200 : 400;
+      if (response.statusCode !== expected) {
+        failures.push(`${where}: ${response.statusCode} (expected ${expected}) ${response.body.slice(0, 200)}`);
+      } else if (expected === 400) {
+        const field = response.json<{ issues?: { field?: string }[] }>().issues?.[0]?.field;
+        if (field !== "querystring.cursor") failures.push(`${where}: a 400 naming ${String(field)}, not querystring.cursor`);
+        answered.refused++;
+      } else {
+        answered.page++;
+      }
+    }
+    expect(failures, `fuzz seed ${seed}`).toEqual([]);
+    // Both outcomes were exercised: the property is not met by refusing everything (or by accepting everything).
+    expect(answered.page).toBeGreaterThan(0);
+    expect(answered.refused).toBeGreaterThan(0);
+  }, 300_000);
 });

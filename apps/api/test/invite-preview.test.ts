@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEVELOPMENT_DEFAULTS } from "../src/env.js";
 import { INVITE_IMAGE_DIR } from "../src/routes/invite/index.js";
 import { INVITE_IMAGE, INVITE_TEXTS, inviteImageFingerprint } from "../src/services/referrals/invite-preview.js";
 import { LOCALES } from "../src/lib/locales.js";
@@ -97,11 +98,20 @@ describe("the invite link's preview (GET /api/invite, which /invite reaches thro
     expect(manifest).toEqual(Object.fromEntries(LOCALES.map((locale) => [locale, inviteImageFingerprint(locale)])));
   });
 
-  it("without PUBLIC_ORIGIN, links to the origin the request came to", async () => {
+  it("builds its links from PUBLIC_ORIGIN only: a forged Host or forwarded host changes nothing in the page caches keep", async () => {
+    // The test profile sets none: the development default, never the request's host.
     const other = await createTestApp({ indexer: new FakeIndexer(), testDatabase: t.db });
     try {
-      const response = await other.app.inject({ method: "GET", url: "/api/invite?referralCode=XYZ&lang=ko", headers: { host: "oro.test:8080" } });
-      expect(metaOf(response.body)["og:image"]).toBe("http://oro.test:8080/api/invite/image/ko.png");
+      for (const [app, origin] of [[t.app, "https://oro.example"], [other.app, DEVELOPMENT_DEFAULTS.PUBLIC_ORIGIN]] as const) {
+        const honest = await get("/api/invite?referralCode=XYZ&lang=ko", app);
+        expect(honest.headers["cache-control"]).toBe("public, max-age=300");
+        expect(metaOf(honest.body)["og:image"]).toBe(`${origin}/api/invite/image/ko.png`);
+        expect(metaOf(honest.body)["og:url"]).toBe(`${origin}/invite?referralCode=XYZ&lang=ko`);
+        for (const headers of [{ host: "evil.example" }, { host: "evil.example:8443", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" }]) {
+          const forged = await app.inject({ method: "GET", url: "/api/invite?referralCode=XYZ&lang=ko", headers });
+          expect(forged.body, JSON.stringify(headers)).toBe(honest.body);
+        }
+      }
     } finally {
       await other.close();
     }

@@ -86,7 +86,7 @@ describe("docker-compose.yml", () => {
 
   it("stops with a message naming each required setting that is unset, and holds no secret itself", () => {
     const { all, required } = referencedVariables(composeText);
-    for (const name of ["POSTGRES_PASSWORD", "CHAIN_ID", "RPC_URL", "CORS_ORIGINS", "SIWE_DOMAINS", "CLAIM_SIGNER_PRIVATE_KEY", "WORLD_APP_ID", "WORLD_ID_RP_ID", "WORLD_ID_SIGNING_KEY"]) {
+    for (const name of ["POSTGRES_PASSWORD", "CHAIN_ID", "RPC_URL", "CORS_ORIGINS", "SIWE_DOMAINS", "PUBLIC_ORIGIN", "CLAIM_SIGNER_PRIVATE_KEY", "WORLD_APP_ID", "WORLD_ID_RP_ID", "WORLD_ID_SIGNING_KEY"]) {
       expect(required, name).toContain(name);
       const env = productionEnv();
       delete env[name];

@@ -28,6 +28,8 @@ export interface ApiOptions {
   corsOrigins?: string[];
   /** Hosts (`host[:port]`) that sign-in messages may name; empty accepts any. */
   siweDomains?: string[];
+  /** Where the web app is served (the invite preview's absolute links); default: the development profile's web origin. */
+  publicOrigin?: string;
   /** `tsx watch`: restarts on every change of the API's sources. */
   watch?: boolean;
   env?: Record<string, string>;
@@ -67,6 +69,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
       NOTIFICATIONS_TRANSPORT: "outbox",
       ...(options.corsOrigins ? { CORS_ORIGINS: options.corsOrigins.join(",") } : {}),
       ...(options.siweDomains ? { SIWE_DOMAINS: options.siweDomains.join(",") } : {}),
+      ...(options.publicOrigin ? { PUBLIC_ORIGIN: options.publicOrigin } : {}),
       ...options.env,
     },
     ...(options.logFile ? { logFile: options.logFile } : {}),

@@ -134,6 +134,7 @@ export class LocalStack {
             dataDir: path.join(this.runDir, "api", "pglite"),
             corsOrigins: origins,
             siweDomains: [...hosts(ports.web), ...hosts(ports.simulator)],
+            publicOrigin: webUrl,
             watch: mode === "dev",
             logFile,
             onStarted,

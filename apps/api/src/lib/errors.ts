@@ -73,6 +73,16 @@ export class ApiError extends Error {
   }
 }
 
+/** A 429 decided past the rate-limit plugin: its answer carries retry-after, as the plugin's own 429s do. */
+export class RateLimitedError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "RATE_LIMITED", message);
+  }
+}
+
 /** P2002: a unique constraint refused the write. The constraint name differs between pg and PGlite. */
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && "code" in error && error.code === "P2002";

@@ -2,7 +2,7 @@ import fp from "fastify-plugin";
 import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import type { ErrorResponse } from "../schemas/common.js";
-import { ApiError, isApiErrorCode } from "../lib/errors.js";
+import { ApiError, isApiErrorCode, RateLimitedError } from "../lib/errors.js";
 
 /**
  * One shape for every failure: `{ error, message, issues? }`. Invalid input is a 400 that names each field
@@ -12,6 +12,7 @@ export default fp(
   (fastify, _options, done) => {
     fastify.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
       if (error instanceof ApiError) {
+        if (error instanceof RateLimitedError) void reply.header("retry-after", error.retryAfterSeconds);
         const body: ErrorResponse = { error: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) };
         return reply.status(error.statusCode).send(body);
       }

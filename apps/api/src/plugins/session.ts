@@ -1,9 +1,11 @@
 import cookie from "@fastify/cookie";
 import fp from "fastify-plugin";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Config } from "../env.js";
 import type { User } from "../generated/prisma/client.js";
-import { ApiError } from "../lib/errors.js";
+import { ApiError, RateLimitedError } from "../lib/errors.js";
+import { TtlCache } from "../lib/ttl-cache.js";
+import { isSessionToken } from "../services/auth/auth.js";
 
 /**
  * Sessions: a bearer token (`Authorization: Bearer …`) or the httpOnly cookie, both the token that
@@ -34,12 +36,19 @@ export default fp<{ config: Config }>(
     // the garbage collector on every cached read.
     fastify.decorateRequest("sessionLookup", null);
     const NO_SESSION = Promise.resolve(null);
+    const refusals = sessionRefusals(fastify, config);
     function sessionUser(request: FastifyRequest): Promise<User | null> {
       if (request.sessionLookup === null) {
         const token = tokenOf(request);
-        request.sessionLookup = token ? fastify.services.auth.userForToken(token) : NO_SESSION;
+        request.sessionLookup = token && isSessionToken(token) ? lookUp(request, token) : NO_SESSION;
       }
       return request.sessionLookup;
+    }
+
+    async function lookUp(request: FastifyRequest, token: string): Promise<User | null> {
+      const user = await fastify.services.auth.userForToken(token, () => refusals.refuseIfSpent(request));
+      if (!user) await refusals.count(request);
+      return user;
     }
 
     fastify.decorateRequest("optionalUser", async function (this: FastifyRequest): Promise<User | undefined> {
@@ -71,6 +80,37 @@ export default fp<{ config: Config }>(
   },
   { name: "session", dependencies: ["services"] },
 );
+
+/**
+ * Tokens refused per client address: a token this process does not hold costs a database lookup, so an address that
+ * sent RATE_LIMIT_SESSION_REFUSALS_PER_IP unknown (or expired) tokens in a window is refused (429) before any lookup
+ * until the window ends. Counted in the rate limits' store (one budget across replicas with Redis); each process
+ * remembers the addresses over budget, so a refused request asks nothing of the database or the store. Sessions this
+ * process holds still pass: only what needs a lookup is refused.
+ */
+function sessionRefusals(fastify: FastifyInstance, config: Config) {
+  const { windowMs, sessionRefusalsPerIp } = config.rateLimit;
+  const countRefusal = fastify.createRateLimit({
+    max: sessionRefusalsPerIp,
+    timeWindow: windowMs,
+    keyGenerator: (request) => `session-refused:${request.ip}`,
+  });
+  /** Client address → when its window ends (ms); bounded, as every address a flood comes from is kept. */
+  const spentUntil = new TtlCache<number>(windowMs, 100_000);
+  return {
+    refuseIfSpent(request: FastifyRequest): void {
+      const until = spentUntil.get(request.ip);
+      if (until === undefined || until <= Date.now()) return;
+      const seconds = Math.ceil((until - Date.now()) / 1_000);
+      throw new RateLimitedError(`too many requests from this address with a session that is not valid: retry in ${seconds} s`, seconds);
+    },
+    async count(request: FastifyRequest): Promise<void> {
+      const counted = await countRefusal(request);
+      // The last refusal of the budget spends it: the next token to look up is refused first.
+      if (!counted.isAllowed && counted.remaining === 0) spentUntil.set(request.ip, Date.now() + counted.ttl);
+    },
+  };
+}
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -29,7 +29,7 @@ describe("parseLimit", () => {
   });
 
   it("refuses anything else", () => {
-    for (const raw of ["0", "101", "-1", "1.5", "ten", "1e2", " 5"]) expect(parseLimit(raw).ok, raw).toBe(false);
+    for (const raw of ["0", "101", "-1", "1.5", "ten", "1e2", " 5", "9".repeat(400), "1\u0000", "١٠"]) expect(parseLimit(raw).ok, raw).toBe(false);
   });
 
   it("takes other bounds for following in chain order: 1 to 1,000, 1,000 by default", () => {
@@ -48,7 +48,8 @@ describe("parseCursor", () => {
   });
 
   it("refuses anything else, naming the parameter", () => {
-    for (const raw of ["x", "0x1f", "-1", " 1", "1".repeat(101)]) {
+    // NULs, other digits than ASCII's, exponents and signs never reach the database; the longest cursor is text like any other.
+    for (const raw of ["x", "0x1f", "-1", " 1", "1".repeat(101), "1\u0000", "\u0000", "1e400", "+1", "1.5", "١٢٣", "１２３", "9".repeat(99) + "\n"]) {
       const parsed = parseCursor(raw);
       expect(parsed.ok ? "" : parsed.error, raw).toMatch(/^after must be the cursor of an earlier answer/);
     }

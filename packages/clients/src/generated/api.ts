@@ -694,7 +694,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /**
+         * Readiness: the database answers
+         * @description The answer of one database check shared by every caller, at most READY_CHECK_INTERVAL old (1 s by default); a check that takes READY_CHECK_TIMEOUT (2 s) fails. Rate-limited per client address on a budget of its own (RATE_LIMIT_READY_PER_IP).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -716,6 +719,15 @@ export interface paths {
                             /** @enum {string} */
                             status: "ready";
                         };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
                 /** @description Default Response */

@@ -31,12 +31,12 @@ const inviteRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { c
     "",
     { schema: { hide: true, querystring: previewQuerySchema } },
     async (request, reply) => {
-      const origin = config.publicOrigin ?? `${request.protocol}://${request.host}`;
       const html = invitePreviewHtml({
         referralCode: request.query.referralCode,
         referredBy: request.query.referredBy || undefined,
         locale: toLocale(request.query.lang),
-        origin,
+        // Configured, never the request's Host: this page is cached publicly (a forged Host would poison the caches).
+        origin: config.publicOrigin,
       });
       // A document: helmet's whole set, except that World App opens the path in its web view and the simulator in a
       // frame (the page holds no action worth framing).

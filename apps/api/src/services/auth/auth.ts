@@ -48,6 +48,13 @@ export interface AuthServiceOptions {
   onSignOut?: (tokenHash: string) => Promise<void>;
 }
 
+/** What signIn hands out: 32 random bytes in base64url. Anything else is no session of ours, refused without a lookup. */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function isSessionToken(token: string): boolean {
+  return SESSION_TOKEN.test(token);
+}
+
 /** Every signed-in request hashes its token: the one-shot hash, a third of createHash's cost for a short input. */
 export function hashToken(token: string): string {
   return hash("sha256", token, "hex");
@@ -223,9 +230,15 @@ export function createAuthService(options: AuthServiceOptions) {
     if (!valid) throw new ApiError(401, "SIGNATURE_INVALID", "the wallet contract did not accept the signature");
   }
 
-  async function userForToken(token: string): Promise<User | null> {
+  /**
+   * The user of a session token, or null. `beforeLookup` runs only when the session must be read from the database (it
+   * is not in this process's copy) and may throw to refuse the request instead.
+   */
+  async function userForToken(token: string, beforeLookup?: () => void): Promise<User | null> {
+    if (!isSessionToken(token)) return null;
     const tokenHash = hashToken(token);
     const cached = options.sessionCache?.get(tokenHash);
+    if (!cached) beforeLookup?.();
     const session = cached ?? (await findSession(database, tokenHash));
     if (!session || session.expiresAt <= new Date()) return null;
     if (!cached) options.sessionCache?.set(tokenHash, { user: session.user, expiresAt: session.expiresAt });

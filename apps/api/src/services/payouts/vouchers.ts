@@ -14,23 +14,46 @@ const EPOCH_KEY = "voucher_nonce_epoch";
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
-let cachedEpoch: { prisma: Db; epoch: bigint } | undefined;
-
-async function nonceEpoch(prisma: Db): Promise<bigint> {
-  if (cachedEpoch?.prisma === prisma) return cachedEpoch.epoch;
-  const candidate = BigInt(`0x${randomBytes(8).toString("hex")}`).toString();
-  await prisma.setting.upsert({ where: { key: EPOCH_KEY }, create: { key: EPOCH_KEY, value: candidate }, update: {} });
-  const row = await prisma.setting.findUniqueOrThrow({ where: { key: EPOCH_KEY } });
-  const epoch = BigInt(row.value);
-  cachedEpoch = { prisma, epoch };
-  return epoch;
+/** Allocates voucher nonces in this database's epoch. */
+export interface VoucherNonces {
+  readonly epoch: bigint;
+  /** The next nonce, from the sequence, on `db` (the transaction that records the voucher). */
+  allocate(db: Db): Promise<bigint>;
 }
 
-export async function allocateVoucherNonce(prisma: Db): Promise<bigint> {
-  const epoch = await nonceEpoch(prisma);
-  const [row] = await prisma.$queryRaw<{ n: bigint }[]>`SELECT nextval('voucher_nonce_seq') AS n`;
-  if (!row) throw new Error("voucher_nonce_seq returned nothing");
-  return (epoch << 64n) + BigInt(row.n);
+/**
+ * This database's epoch, read once per process (it never changes) and before any transaction that signs a voucher:
+ * the loader's answer is kept, and a failed read is tried again by the next caller. The first process that asks draws
+ * it. Several replicas start at once on a new database: each offers a random epoch and keeps whichever was stored
+ * first (an insert that does nothing on conflict, then a read), so none fails on the key another has just written.
+ */
+export function voucherNonceLoader(prisma: PrismaClient): () => Promise<VoucherNonces> {
+  let loading: Promise<VoucherNonces> | undefined;
+  return () => {
+    loading ??= readOrDrawEpoch(prisma).then(
+      (epoch) => ({
+        epoch,
+        async allocate(db: Db) {
+          const [next] = await db.$queryRaw<{ n: bigint }[]>`SELECT nextval('voucher_nonce_seq') AS n`;
+          if (!next) throw new Error("voucher_nonce_seq returned nothing");
+          return (epoch << 64n) + BigInt(next.n);
+        },
+      }),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+}
+
+async function readOrDrawEpoch(prisma: PrismaClient): Promise<bigint> {
+  const candidate = BigInt(`0x${randomBytes(8).toString("hex")}`).toString();
+  await prisma.$executeRaw`INSERT INTO "setting" ("key", "value") VALUES (${EPOCH_KEY}, ${candidate}) ON CONFLICT ("key") DO NOTHING`;
+  const [row] = await prisma.$queryRaw<{ value: string }[]>`SELECT "value" FROM "setting" WHERE "key" = ${EPOCH_KEY}`;
+  if (!row) throw new Error(`the setting ${EPOCH_KEY} is missing right after it was written`);
+  return BigInt(row.value);
 }
 
 export interface SignedVoucher {
@@ -42,8 +65,8 @@ export interface SignedVoucher {
   contractAddress: Address;
 }
 
-export async function createSignedVoucher(prisma: Db, chain: ChainService, account: Address, amount: bigint): Promise<SignedVoucher> {
-  const nonce = await allocateVoucherNonce(prisma);
+export async function createSignedVoucher(db: Db, nonces: VoucherNonces, chain: ChainService, account: Address, amount: bigint): Promise<SignedVoucher> {
+  const nonce = await nonces.allocate(db);
   const signature = await chain.signVoucher({ account, amount, nonce });
   return { account, amount, nonce, signature, chainId: chain.chainId, contractAddress: chain.claimContract };
 }

@@ -5,7 +5,7 @@ import type { AllowList } from "./allow-list.js";
 import type { ChainService } from "../chain/index.js";
 import { violatedConstraint } from "../../lib/errors.js";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
-import { createSignedVoucher } from "../payouts/index.js";
+import { createSignedVoucher, type VoucherNonces } from "../payouts/index.js";
 import { firstMintOfHuman, humanBehindWallet, humansOfWallet, rememberHuman } from "./humans.js";
 import { decideActivation, expiredWhilePending, ONE_REFERRAL_PER_HUMAN_INDEX, REJECTION, type ActivationFacts, type RejectionReason } from "./rules.js";
 
@@ -24,6 +24,8 @@ export interface ActivationOptions {
   indexer: IndexerClient;
   allowList: Pick<AllowList, "exempts">;
   rewards: Record<RewardSide, RewardRule>;
+  /** This database's voucher nonces (payouts/vouchers.ts: voucherNonceLoader). */
+  voucherNonces: () => Promise<VoucherNonces>;
   /** How long after its acceptance a referral may stay pending (REFERRAL_PENDING_TTL). */
   pendingTtlMs: number;
   log: FastifyBaseLogger;
@@ -93,6 +95,8 @@ export function createReferralActivation(options: ActivationOptions) {
       log.debug({ referralId, reason: decision.reason }, "referral stays pending");
       return { outcome: "pending" };
     }
+    // The database's epoch is read (once per process) before the transaction, which then only draws from the sequence.
+    const nonces = await options.voucherNonces();
     try {
       const updated = await prisma.$transaction(async (tx) => {
         const { count } = await tx.referral.updateMany({
@@ -105,8 +109,8 @@ export function createReferralActivation(options: ActivationOptions) {
           },
         });
         if (count === 0) return undefined;
-        await createReward(tx, referral.id, "referrer", referral.referrer);
-        await createReward(tx, referral.id, "referee", referral.referee);
+        await createReward(tx, nonces, referral.id, "referrer", referral.referrer);
+        await createReward(tx, nonces, referral.id, "referee", referral.referee);
         return tx.referral.findUniqueOrThrow({ where: { id: referralId } });
       });
       forget(referral.referrer.address, referral.referee.address);
@@ -151,10 +155,10 @@ export function createReferralActivation(options: ActivationOptions) {
     return { outcome: "rejected" as const, referral: await prisma.referral.findUniqueOrThrow({ where: { id: referral.id } }) };
   }
 
-  async function createReward(tx: Prisma.TransactionClient, referralId: string, side: RewardSide, beneficiary: User) {
+  async function createReward(tx: Prisma.TransactionClient, nonces: VoucherNonces, referralId: string, side: RewardSide, beneficiary: User) {
     const rule = options.rewards[side];
     if (rule.amountWei <= 0n) return;
-    const voucher = await createSignedVoucher(tx, chain, getAddress(beneficiary.address), rule.amountWei);
+    const voucher = await createSignedVoucher(tx, nonces, chain, getAddress(beneficiary.address), rule.amountWei);
     await tx.referralReward.create({
       data: {
         referralId,

@@ -14,6 +14,7 @@ import { createReferralEarnings, PAYOUTS_FOLLOWER } from "./earnings.js";
 import { chainCursorAt } from "@oro/clients";
 import { createChainFollower } from "../../lib/chain-follower.js";
 import { INDEXER_FOLLOW_LIMIT } from "../indexer/index.js";
+import { voucherNonceLoader } from "../payouts/index.js";
 
 export type { AcceptInput, Eligibility, EligibilityReason } from "./acceptance.js";
 export { ELIGIBILITY_REASON } from "./acceptance.js";
@@ -57,7 +58,18 @@ export function createReferralService(options: ReferralServiceOptions) {
   const allowList = createAllowList(prisma, log);
   // Earnings are cached per address; activation and acceptance drop what they change.
   const forget = (...addresses: string[]) => earnings.forget(...addresses);
-  const activation = createReferralActivation({ prisma, chain, indexer, allowList, rewards: options.rewards, pendingTtlMs: options.pendingTtlMs, log, forget });
+  const activation = createReferralActivation({
+    prisma,
+    chain,
+    indexer,
+    allowList,
+    rewards: options.rewards,
+    // Read once per process, outside the transactions that sign vouchers.
+    voucherNonces: voucherNonceLoader(prisma),
+    pendingTtlMs: options.pendingTtlMs,
+    log,
+    forget,
+  });
   const earnings = createReferralEarnings({
     database,
     chain,

@@ -33,13 +33,21 @@ export interface InvitesCursor {
 /** The order a cursor belongs to: a cursor of another order (or of a later version of this one) is refused. */
 const ORDER = "spec-v1";
 
+/**
+ * The latest update time a cursor may name: 9999-12-31T23:59:59.999Z. Later ones (JavaScript holds times up to the year
+ * 275760) are written with a six-digit year that PostgreSQL refuses ("time zone displacement out of range").
+ */
+const LATEST_POSITION_MS = Date.UTC(9_999, 11, 31, 23, 59, 59, 999);
+const REWARD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const cursorPayload = z.strictObject({
   o: z.literal(ORDER),
   /** whose list: a short digest of the user's id, so that a cursor is not replayed on another user's list */
   u: z.string().regex(/^[0-9a-f]{16}$/),
   r: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-  t: z.number().int().nonnegative().max(8_640_000_000_000_000),
-  i: z.string().min(1).max(64),
+  t: z.number().int().nonnegative().max(LATEST_POSITION_MS),
+  /** a reward's id: a UUID as the database makes them (a NUL or any other byte the database refuses never reaches it) */
+  i: z.string().regex(REWARD_ID),
 });
 
 function ownerDigest(userId: string): string {
