@@ -1,12 +1,15 @@
-import { index, onchainEnum, onchainTable } from "ponder";
+import { eq, index, onchainEnum, onchainTable, onchainView, sql } from "ponder";
 
 // Times are unix seconds and block numbers plain integers (int8 read as JS numbers); token amounts are
 // wei (numeric(78), JS bigint); nullifier hashes are 0x + 64 lower-case hex digits, except the two keys Ponder must
 // predict from the events (human, world_id_session), which are the events' uint256 values.
 
 /**
- * One World ID 3.0 human (nullifier hash) and their streak as of their latest 3.0 mint. A World ID 4.0 human's state
- * lives on their `world_id_session` row instead (a human who moved takes theirs there): see that table.
+ * Every human the chain names, by human key (README: one human, one key): a World ID 3.0 human from their first mint,
+ * a human new under World ID 4.0 from their enrolment. The state columns are the human's 3.0 state as of their latest
+ * 3.0 mint; from the enrolment on a human's state lives on their `world_id_session` row instead (`worldId4SessionId`;
+ * a human who moved takes theirs there), see that table. `human_state` below (GraphQL's `human`) reads the current
+ * state of either kind.
  */
 export const human = onchainTable("human", (t) => ({
   /**
@@ -16,12 +19,15 @@ export const human = onchainTable("human", (t) => ({
    * database one row at a time from ~958k humans on (the cache cliff, README).
    */
   nullifierHash: t.bigint().primaryKey(),
+  /** 3.0 mints; 0 for a human new under 4.0. */
   numOfMints: t.integer().notNull(),
-  firstMintedAt: t.int8({ mode: "number" }).notNull(),
-  lastMintedAt: t.int8({ mode: "number" }).notNull(),
+  firstMintedAt: t.int8({ mode: "number" }),
+  lastMintedAt: t.int8({ mode: "number" }),
   currentStreak: t.integer().notNull(),
   longestStreak: t.integer().notNull(),
-  lastReceiver: t.hex().notNull(),
+  lastReceiver: t.hex(),
+  /** The World ID 4.0 session that holds this human's state from their enrolment on, else null. */
+  worldId4SessionId: t.bigint(),
 }));
 
 /**
@@ -42,8 +48,13 @@ export const worldIdSession = onchainTable("world_id_session", (t) => ({
    * Ponder's cache, about 1 ms a mint (measured with the bench, README).
    */
   sessionId: t.bigint().primaryKey(),
-  /** IDKit's whole session id (`session_<commitment><oprf seed>`), which the app needs to ask for session proofs. */
-  idkitSessionId: t.text().notNull(),
+  /**
+   * IDKit's whole session id (`session_<commitment><oprf seed>`), which the app needs to ask for session proofs; null
+   * when the enrolment's seed is not an OPRF seed (`problem` says so): nobody can prove such a session.
+   */
+  idkitSessionId: t.text(),
+  /** Why this session cannot be used as recorded (the `anomaly` table has the event), else null. */
+  problem: t.text(),
   human: t.hex().notNull(),
   enrolmentNullifier: t.hex().notNull(),
   /** The 3.0 nullifier hash of a human who moved, else null. */
@@ -63,6 +74,29 @@ export const worldIdSession = onchainTable("world_id_session", (t) => ({
   byHuman: index().on(table.human),
   byReceiver: index().on(table.receiver),
 }));
+
+/**
+ * Every human's state as of their latest mint, whichever World ID version they claim with (GraphQL's `human`, and the
+ * HTTP answers' reads): a 3.0 human's from `human`, a 4.0 human's (a mover's included) from their session. A view, so
+ * that a session mint writes only its session row (the cache cliff, README) and no read ever looks in two places.
+ */
+const fromSession = <T>(sessionColumn: unknown, humanColumn: unknown) =>
+  sql<T>`CASE WHEN ${worldIdSession.sessionId} IS NULL THEN ${humanColumn} ELSE ${sessionColumn} END`;
+export const humanState = onchainView("human_state").as((qb) =>
+  qb
+    .select({
+      nullifierHash: human.nullifierHash,
+      numOfMints: fromSession<number>(worldIdSession.numOfMints, human.numOfMints).mapWith(Number).as("num_of_mints"),
+      firstMintedAt: fromSession<number | null>(worldIdSession.firstMintedAt, human.firstMintedAt).mapWith(Number).as("first_minted_at"),
+      lastMintedAt: fromSession<number | null>(worldIdSession.lastMintedAt, human.lastMintedAt).mapWith(Number).as("last_minted_at"),
+      currentStreak: fromSession<number>(worldIdSession.currentStreak, human.currentStreak).mapWith(Number).as("current_streak"),
+      longestStreak: fromSession<number>(worldIdSession.longestStreak, human.longestStreak).mapWith(Number).as("longest_streak"),
+      lastReceiver: fromSession<`0x${string}` | null>(worldIdSession.lastReceiver, human.lastReceiver).as("last_receiver"),
+      worldId4SessionId: human.worldId4SessionId,
+    })
+    .from(human)
+    .leftJoin(worldIdSession, eq(worldIdSession.sessionId, human.worldId4SessionId)),
+);
 
 /** Every address that ever held or received ORO. */
 export const account = onchainTable("account", (t) => ({
@@ -125,12 +159,15 @@ export const referralPayout = onchainTable(
 export const stats = onchainTable("stats", (t) => ({
   chainId: t.integer().primaryKey(),
   totalSupply: t.bigint().notNull(),
+  // Counters are int8: 2,000,000 mints a day pass an integer's 2^31 in three years.
   /** Accounts whose balance is above zero. */
-  holders: t.integer().notNull(),
-  humans: t.integer().notNull(),
-  mints: t.integer().notNull(),
-  referralPayouts: t.integer().notNull(),
+  holders: t.int8({ mode: "number" }).notNull(),
+  humans: t.int8({ mode: "number" }).notNull(),
+  mints: t.int8({ mode: "number" }).notNull(),
+  referralPayouts: t.int8({ mode: "number" }).notNull(),
   referralPaidOut: t.bigint().notNull(),
+  /** Rows of `anomaly`: events the handlers could not read as the contracts mean them. */
+  anomalies: t.int8({ mode: "number" }).notNull(),
   /** Timestamp of the newest indexed event: the chain's clock as far as the indexer knows it. */
   lastEventAt: t.int8({ mode: "number" }).notNull(),
 }));
@@ -162,3 +199,26 @@ export const settingChange = onchainTable("setting_change", (t) => ({
   timestamp: t.int8({ mode: "number" }).notNull(),
   transactionHash: t.hex().notNull(),
 }));
+
+/**
+ * What a handler could not read as the contracts mean it, one row per finding (src/lib/anomalies.ts): the event
+ * was indexed as far as it could be, and the indexer went on. An honest chain records none.
+ */
+export const anomaly = onchainTable(
+  "anomaly",
+  (t) => ({
+    /** The event's id, then the finding's number within it. */
+    id: t.text().primaryKey(),
+    kind: t.text().notNull(),
+    detail: t.text().notNull(),
+    /** `Contract:Event`. */
+    event: t.text().notNull(),
+    blockNumber: t.int8({ mode: "number" }).notNull(),
+    logIndex: t.integer().notNull(),
+    timestamp: t.int8({ mode: "number" }).notNull(),
+    transactionHash: t.hex().notNull(),
+  }),
+  (table) => ({
+    byKind: index().on(table.kind),
+  }),
+);

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { db } from "ponder:api";
 import schema from "ponder:schema";
 import { client, graphql } from "ponder";
+import { graphqlSchema } from "./graphql-schema";
 import { readyGate } from "./ready-gate";
 import { humans } from "./routes/humans";
 import { mints } from "./routes/mints";
@@ -14,7 +15,7 @@ import { worldId } from "./routes/world-id";
 const app = new Hono();
 
 app.use("/sql/*", client({ db, schema }));
-app.use("/graphql", graphql({ db, schema }));
+app.use("/graphql", graphql({ db, schema: graphqlSchema }));
 
 const routes = { "/streaks": streaks, "/stats": statsRoutes, "/humans": humans, "/referral-payouts": referralPayouts, "/mints": mints, "/world-id": worldId };
 for (const [path, route] of Object.entries(routes)) {
