@@ -1,4 +1,4 @@
-import { eq, index, onchainEnum, onchainTable, onchainView, sql } from "ponder";
+import { bigint, hex, index, int8, integer, onchainEnum, onchainTable, onchainView, sql } from "ponder";
 
 // Times are unix seconds and block numbers plain integers (int8 read as JS numbers); token amounts are
 // wei (numeric(78), JS bigint); nullifier hashes are 0x + 64 lower-case hex digits, except the two keys Ponder must
@@ -79,23 +79,24 @@ export const worldIdSession = onchainTable("world_id_session", (t) => ({
  * Every human's state as of their latest mint, whichever World ID version they claim with (GraphQL's `human`, and the
  * HTTP answers' reads): a 3.0 human's from `human`, a 4.0 human's (a mover's included) from their session. A view, so
  * that a session mint writes only its session row (the cache cliff, README) and no read ever looks in two places.
+ * Its columns are declared, so that GraphQL types them as the tables' are.
  */
-const fromSession = <T>(sessionColumn: unknown, humanColumn: unknown) =>
-  sql<T>`CASE WHEN ${worldIdSession.sessionId} IS NULL THEN ${humanColumn} ELSE ${sessionColumn} END`;
-export const humanState = onchainView("human_state").as((qb) =>
-  qb
-    .select({
-      nullifierHash: human.nullifierHash,
-      numOfMints: fromSession<number>(worldIdSession.numOfMints, human.numOfMints).mapWith(Number).as("num_of_mints"),
-      firstMintedAt: fromSession<number | null>(worldIdSession.firstMintedAt, human.firstMintedAt).mapWith(Number).as("first_minted_at"),
-      lastMintedAt: fromSession<number | null>(worldIdSession.lastMintedAt, human.lastMintedAt).mapWith(Number).as("last_minted_at"),
-      currentStreak: fromSession<number>(worldIdSession.currentStreak, human.currentStreak).mapWith(Number).as("current_streak"),
-      longestStreak: fromSession<number>(worldIdSession.longestStreak, human.longestStreak).mapWith(Number).as("longest_streak"),
-      lastReceiver: fromSession<`0x${string}` | null>(worldIdSession.lastReceiver, human.lastReceiver).as("last_receiver"),
-      worldId4SessionId: human.worldId4SessionId,
-    })
-    .from(human)
-    .leftJoin(worldIdSession, eq(worldIdSession.sessionId, human.worldId4SessionId)),
+const fromSession = (column: string) =>
+  sql.raw(`CASE WHEN s.session_id IS NULL THEN h.${column} ELSE s.${column} END AS ${column}`);
+export const humanState = onchainView("human_state", {
+  nullifierHash: bigint("nullifier_hash").notNull(),
+  numOfMints: integer("num_of_mints").notNull(),
+  firstMintedAt: int8("first_minted_at", { mode: "number" }),
+  lastMintedAt: int8("last_minted_at", { mode: "number" }),
+  currentStreak: integer("current_streak").notNull(),
+  longestStreak: integer("longest_streak").notNull(),
+  lastReceiver: hex("last_receiver"),
+  worldId4SessionId: bigint("world_id4_session_id"),
+}).as(
+  sql`SELECT h.nullifier_hash, ${sql.join(
+    ["num_of_mints", "first_minted_at", "last_minted_at", "current_streak", "longest_streak", "last_receiver"].map(fromSession),
+    sql`, `,
+  )}, h.world_id4_session_id FROM ${human} h LEFT JOIN ${worldIdSession} s ON s.session_id = h.world_id4_session_id`,
 );
 
 /** Every address that ever held or received ORO. */

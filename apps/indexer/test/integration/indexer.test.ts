@@ -475,14 +475,25 @@ describe("indexer against a local chain", () => {
     }
   });
 
-  it("serves GraphQL and SQL over HTTP", async () => {
-    const graphql = await fetch(`${first.baseUrl}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query: `{ human(nullifierHash: "${hashOf("bob")}") { numOfMints longestStreak } }` }),
-    });
-    expect(graphql.status).toBe(200);
-    expect(await graphql.json()).toEqual({ data: { human: { numOfMints: 3, longestStreak: 2 } } });
+  it("serves GraphQL and SQL over HTTP; GraphQL's human covers both kinds of human by one key", async () => {
+    const graphql = async <T>(query: string) => {
+      const response = await fetch(`${first.baseUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { data: T; errors?: unknown };
+    };
+    const humanNamed = (key: string, fields: string) => `humans(where: { nullifierHash: "${BigInt(key)}" }) { items { ${fields} } }`;
+    expect(await graphql(`{ ${humanNamed(hashOf("bob"), "numOfMints longestStreak")} }`)).toEqual({ data: { humans: { items: [{ numOfMints: 3, longestStreak: 2 }] } } });
+    // A mover's state (her 3.0 key) and a human new under 4.0's (their enrolment nullifier) follow their session mints.
+    const ivyHuman = toHex(devWorldId4Nullifier("ivy", rpIdOf(worldId.rpId), worldId4ActionOf(worldId.enrolmentAction)), { size: 32 });
+    const both = await graphql<{ heidi: { items: unknown[] }; ivy: { items: unknown[] }; all: { items: { nullifierHash: string }[] } }>(
+      `{ heidi: ${humanNamed(hashOf("heidi"), "numOfMints lastMintedAt worldId4SessionId")} ivy: ${humanNamed(ivyHuman, "numOfMints firstMintedAt lastMintedAt lastReceiver")} all: humans(limit: 1000) { items { nullifierHash } } }`,
+    );
+    expect(both.errors).toBeUndefined();
+    expect(both.data.heidi.items).toEqual([{ numOfMints: 2, lastMintedAt: T0 + WAIT + 4, worldId4SessionId: heidiSession.toString() }]);
+    expect(both.data.ivy.items).toEqual([{ numOfMints: 2, firstMintedAt: T0 + 4, lastMintedAt: T0 + WAIT + 5, lastReceiver: accounts.ivy.toLowerCase() }]);
+    const listed = both.data.all.items.map((item) => toHex(BigInt(item.nullifierHash), { size: 32 }));
+    expect(listed).toEqual(expect.arrayContaining([hashOf("alice"), hashOf("heidi"), ivyHuman]));
+    expect(new Set(listed).size).toBe(listed.length);
 
     const query = JSON.stringify({ json: { sql: "select count(*)::int as n from referral_payout", params: [] } });
     const sql = await fetch(`${first.baseUrl}/sql/db?sql=${encodeURIComponent(query)}`);
