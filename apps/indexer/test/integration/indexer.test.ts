@@ -8,6 +8,7 @@ import type {
   ClaimsResponse,
   ErrorResponse,
   HumanResponse,
+  IndexingHealthResponse,
   ReferralNonceResponse,
   ReferralNoncesResponse,
   ReferralPayoutsResponse,
@@ -147,8 +148,15 @@ describe("indexer against a local chain", () => {
     expect(existsSync(path.join(first.pgliteRoot, `31337_${creation.hash.slice(2, 10)}`))).toBe(true);
   });
 
-  it("answers /health", async () => {
+  it("answers /health, and /health/indexing: current on a quiet chain though its newest event is 31 blocks old", async () => {
     expect((await fetch(`${first.baseUrl}/health`)).status).toBe(200);
+    const indexing = await first.get<IndexingHealthResponse>("/health/indexing");
+    const head = Number(await chain.publicClient.getBlockNumber());
+    expect(indexing).toEqual({
+      status: 200,
+      body: { state: "current", reason: "every event up to the chain's head is indexed", indexedBlock: lastEventBlock, chainHead: head, lagBlocks: 0, lagSeconds: 0 },
+    });
+    expect(head - lastEventBlock).toBeGreaterThan(30);
   });
 
   it("shows a streak that continued through a mint exactly 2 × wait later, for both wallets of the human", async () => {
