@@ -694,7 +694,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers (and where the indexer stands, which does not decide readiness) */
         get: {
             parameters: {
                 query?: never;
@@ -713,6 +713,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             database: "ok";
+                            indexer: components["schemas"]["IndexerReadiness"];
                             /** @enum {string} */
                             status: "ready";
                         };
@@ -2120,6 +2121,30 @@ export interface components {
                 rule: string;
             }[];
             message: string;
+        };
+        /** @description Where the indexer stands; the API is ready whatever it says (only the routes that need the indexer answer from their caches or 503) */
+        IndexerReadiness: {
+            /** @description Blocks from that event to the chain's head */
+            lagBlocks: number | null;
+            /** @description How long the oldest event not yet indexed has waited (0 when none; null when unknown) */
+            lagSeconds: number | null;
+            /**
+             * @description current: indexing keeps up with the chain; behind: the indexer answers but has stopped, lags or is still backfilling; unreachable: it does not answer
+             * @enum {string}
+             */
+            state: "current" | "behind" | "unreachable";
+        };
+        /** @description Where the indexer stands; the API is ready whatever it says (only the routes that need the indexer answer from their caches or 503) */
+        IndexerReadinessInput: {
+            /** @description Blocks from that event to the chain's head */
+            lagBlocks: number | null;
+            /** @description How long the oldest event not yet indexed has waited (0 when none; null when unknown) */
+            lagSeconds: number | null;
+            /**
+             * @description current: indexing keeps up with the chain; behind: the indexer answers but has stopped, lags or is still backfilling; unreachable: it does not answer
+             * @enum {string}
+             */
+            state: "current" | "behind" | "unreachable";
         };
         IsInUs: {
             /** @description From the country header of the trusted proxy; false without one */

@@ -35,6 +35,8 @@ export interface IndexerClient {
   mintsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<(FollowedMint | UnreadableEvent)[]>;
   /** Up to `limit` voucher payouts after the cursor in chain order (`GET /referral-payouts?after=…&limit=…`). */
   payoutsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<(FollowedPayout | UnreadableEvent)[]>;
+  /** Whether indexing keeps up with the chain (`GET /health/indexing`, which answers 503 unless current). */
+  indexingHealth(): Promise<IndexedIndexingHealth>;
 }
 
 /** The indexer did not answer, or answered something unusable. Callers turn it into a 503. */
@@ -118,7 +120,14 @@ function readEach<T>(items: unknown[], schema: z.ZodType<T>): (T | UnreadableEve
   });
 }
 
+const indexingHealthSchema = readsAnswer<IndexerApi.IndexingHealthResponse>()(z.object({
+  state: z.enum(["current", "behind", "backfilling"]),
+  lagBlocks: z.number().int().nonnegative().nullable(),
+  lagSeconds: z.number().nonnegative().nullable(),
+}));
+
 export type IndexedWorldIdStatus = z.output<typeof worldIdStatusSchema>;
+export type IndexedIndexingHealth = z.output<typeof indexingHealthSchema>;
 export type FollowedMint = z.output<typeof followedMintSchema>;
 export type FollowedPayout = z.output<typeof followedPayoutSchema>;
 export type IndexedClaim = z.output<typeof claimSchema>;
@@ -179,14 +188,15 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
   const base = options.baseUrl.replace(/\/+$/, "");
   const getUrl = keepAliveGetter(options.timeoutMs);
 
-  async function get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  /** The answer on `path`, read by `schema`; `alsoOn503`: a 503 carries the answer too (GET /health/indexing). */
+  async function get<T>(path: string, schema: z.ZodType<T>, alsoOn503 = false): Promise<T> {
     let answer: HttpAnswer;
     try {
       answer = await getUrl(`${base}${path}`);
     } catch (error) {
       throw new IndexerUnavailableError(`indexer request ${path} failed: ${(error as Error).message}`, { cause: error });
     }
-    if (answer.status < 200 || answer.status >= 300) {
+    if ((answer.status < 200 || answer.status >= 300) && !(alsoOn503 && answer.status === 503)) {
       throw new IndexerUnavailableError(`indexer request ${path} answered ${answer.status}`);
     }
     let body: unknown;
@@ -240,6 +250,9 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
     },
     async payoutsAfter(after, limit) {
       return readEach((await get(`/referral-payouts?limit=${limit}${after === null ? "" : `&after=${after}`}`, payoutsResponse)).payouts, followedPayoutSchema);
+    },
+    indexingHealth() {
+      return get("/health/indexing", indexingHealthSchema, true);
     },
     async worldIdStatus(address) {
       const { session, movedToWorldId4 } = await get(`/world-id/${address.toLowerCase()}`, worldIdStatusSchema);
