@@ -2,19 +2,19 @@ import { bigint, hex, index, int8, integer, onchainEnum, onchainTable, onchainVi
 
 // Times are unix seconds and block numbers plain integers (int8 read as JS numbers); token amounts are
 // wei (numeric(78), JS bigint); nullifier hashes are 0x + 64 lower-case hex digits, except the two keys Ponder must
-// predict from the events (human, world_id_session), which are the events' uint256 values.
+// predict from the events (human, world_id4_human), which are the events' uint256 values.
 
 /**
  * Every human the chain names, by human key (README: one human, one key): a World ID 3.0 human from their first mint,
  * a human new under World ID 4.0 from their enrolment. The state columns are the human's 3.0 state as of their latest
- * 3.0 mint; from the enrolment on a human's state lives on their `world_id_session` row instead (`worldId4SessionId`;
+ * 3.0 mint; from the enrolment on a human's state lives on their `world_id4_human` row instead (`worldId4SessionId`;
  * a human who moved takes theirs there), see that table. `human_state` below (GraphQL's `human`) reads the current
  * state of either kind.
  */
 export const human = onchainTable("human", (t) => ({
   /**
    * The human key as the contract's uint256 (the API answers it as 0x + 64 hex digits), for the reason
-   * `world_id_session` is keyed by its uint256: Ponder then predicts each Minted's lookup from the event and loads
+   * `world_id4_human` is keyed by its uint256: Ponder then predicts each Minted's lookup from the event and loads
    * the rows in batches once the table no longer fits its cache. Keyed by the hex form, every lookup went to the
    * database one row at a time from ~958k humans on (the cache cliff, README).
    */
@@ -31,22 +31,12 @@ export const human = onchainTable("human", (t) => ({
 }));
 
 /**
- * A World ID 4.0 session and the human it belongs to. The human key is the one every per-human rule uses: the 3.0
- * nullifier hash of a human who moved from 3.0 (their history keeps its key), else their enrolment nullifier.
- *
- * It also holds that human's state as of their latest mint (the `human` columns), from the enrolment on: a human who
- * moved brings their 3.0 row's state here (a moved human can no longer mint with 3.0), and every session mint updates
- * it. A session mint thus reads and writes only this row, which Ponder predicts from the event; the human row would be
- * a lookup by a key no event argument names, one database read per 4.0 mint once `human` no longer fits Ponder's
- * cache (the cache cliff, README). The API reads a human's state here first, then in `human`.
+ * A World ID 4.0 session as enrolled, and the human it belongs to. The human key is the one every per-human rule uses:
+ * the 3.0 nullifier hash of a human who moved from 3.0 (their history keeps its key), else their enrolment nullifier.
+ * Written once, at the enrolment; the human's state from then on is on their `world_id4_human` row.
  */
 export const worldIdSession = onchainTable("world_id_session", (t) => ({
-  /**
-   * The session id as the contract's uint256 (the API answers it as 0x + 64 hex digits). Kept as the event's own
-   * value so that Ponder can predict each MintedWithSession's lookup and load the rows in batches: keyed by a value
-   * derived from the event (its hex form), the lookup went to the database one row at a time once the table left
-   * Ponder's cache, about 1 ms a mint (measured with the bench, README).
-   */
+  /** The session id as the contract's uint256 (the API answers it as 0x + 64 hex digits). */
   sessionId: t.bigint().primaryKey(),
   /**
    * IDKit's whole session id (`session_<commitment><oprf seed>`), which the app needs to ask for session proofs; null
@@ -62,13 +52,6 @@ export const worldIdSession = onchainTable("world_id_session", (t) => ({
   receiver: t.hex().notNull(),
   enrolledAt: t.int8({ mode: "number" }).notNull(),
   blockNumber: t.int8({ mode: "number" }).notNull(),
-  /** The human's state as of their latest mint, as in `human`; 0 and nulls until they have minted. */
-  numOfMints: t.integer().notNull(),
-  firstMintedAt: t.int8({ mode: "number" }),
-  lastMintedAt: t.int8({ mode: "number" }),
-  currentStreak: t.integer().notNull(),
-  longestStreak: t.integer().notNull(),
-  lastReceiver: t.hex(),
 }), (table) => ({
   // GET /world-id/:address looks a session up by its human, or by the wallet it enrolled with.
   byHuman: index().on(table.human),
@@ -76,9 +59,35 @@ export const worldIdSession = onchainTable("world_id_session", (t) => ({
 }));
 
 /**
+ * A World ID 4.0 human's state as of their latest mint (the `human` columns), by their session, from the enrolment
+ * on: a human who moved brings their 3.0 row's state here once (a moved human can no longer mint with 3.0), and every
+ * session mint updates it. A session mint thus reads and writes only this row, which Ponder predicts from the event:
+ * the `human` row would be a lookup by a key no event argument names, one database read per 4.0 mint once `human` no
+ * longer fits Ponder's cache (the cache cliff, README). It is as narrow as a `human` row, so that a 4.0 mint costs
+ * what a 3.0 mint does (the session's identity, three times as wide, is written once and never read while indexing).
+ */
+export const worldId4Human = onchainTable("world_id4_human", (t) => ({
+  /**
+   * The session id as the contract's uint256, so that Ponder can predict each MintedWithSession's lookup and load the
+   * rows in batches: keyed by a value derived from the event (its hex form), the lookup went to the database one row
+   * at a time once the table left Ponder's cache, about 1 ms a mint (measured with the bench, README).
+   */
+  sessionId: t.bigint().primaryKey(),
+  /** The human key (as in `world_id_session`), which a session mint files its mint row under. */
+  human: t.hex().notNull(),
+  /** As in `human`; 0 and nulls until they have minted. */
+  numOfMints: t.integer().notNull(),
+  firstMintedAt: t.int8({ mode: "number" }),
+  lastMintedAt: t.int8({ mode: "number" }),
+  currentStreak: t.integer().notNull(),
+  longestStreak: t.integer().notNull(),
+  lastReceiver: t.hex(),
+}));
+
+/**
  * Every human's state as of their latest mint, whichever World ID version they claim with (GraphQL's `human`, and the
- * HTTP answers' reads): a 3.0 human's from `human`, a 4.0 human's (a mover's included) from their session. A view, so
- * that a session mint writes only its session row (the cache cliff, README) and no read ever looks in two places.
+ * HTTP answers' reads): a 3.0 human's from `human`, a 4.0 human's (a mover's included) from `world_id4_human`. A view,
+ * so that a session mint writes only that row (the cache cliff, README) and no read ever looks in two places.
  * Its columns are declared, so that GraphQL types them as the tables' are.
  */
 const fromSession = (column: string) =>
@@ -96,7 +105,7 @@ export const humanState = onchainView("human_state", {
   sql`SELECT h.nullifier_hash, ${sql.join(
     ["num_of_mints", "first_minted_at", "last_minted_at", "current_streak", "longest_streak", "last_receiver"].map(fromSession),
     sql`, `,
-  )}, h.world_id4_session_id FROM ${human} h LEFT JOIN ${worldIdSession} s ON s.session_id = h.world_id4_session_id`,
+  )}, h.world_id4_session_id FROM ${human} h LEFT JOIN ${worldId4Human} s ON s.session_id = h.world_id4_session_id`,
 );
 
 /** Every address that ever held or received ORO. */

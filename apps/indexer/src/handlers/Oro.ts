@@ -1,5 +1,5 @@
 import { ponder } from "ponder:registry";
-import { account, human, mint, settingChange, worldIdSession } from "ponder:schema";
+import { account, human, mint, settingChange, worldId4Human, worldIdSession } from "ponder:schema";
 import { zeroAddress, type Address } from "viem";
 import { anomalyCollector, type NoteAnomaly } from "../lib/anomalies";
 import { balanceChanges, holderDelta, supplyDelta } from "../lib/balances";
@@ -54,7 +54,7 @@ interface HumanState extends StreakAtMint {
   lastReceiver: Address;
 }
 
-/** The state a `human` or `world_id_session` row holds (undefined until the human has minted there). */
+/** The state a `human` or `world_id4_human` row holds (undefined until the human has minted there). */
 function storedState(row: {
   numOfMints: number;
   firstMintedAt: number | null;
@@ -160,7 +160,8 @@ ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
     await recordAnomalies(db, context.chain.id, event, "Oro:WorldId4Enrolled", anomalies);
   };
 
-  if (await db.find(worldIdSession, { sessionId })) {
+  // A session's state row is written with the session, and is the narrow one: it answers whether the id is enrolled.
+  if (await db.find(worldId4Human, { sessionId })) {
     note("session_enrolled_twice", `session ${nullifierHashToHex(sessionId)} is enrolled already: its first enrolment stands`);
     return done();
   }
@@ -173,19 +174,24 @@ ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
   if (row && row.worldId4SessionId !== null) {
     note("human_enrolled_twice", `human ${nullifierHashToHex(humanKey)} has session ${nullifierHashToHex(row.worldId4SessionId)} already: session ${nullifierHashToHex(sessionId)} recorded beside it, their state stays on the first`);
   }
-  // A human who moved brings their 3.0 state (their row, if they ever minted), which their session carries on. Once per
-  // human: a moved human's 3.0 path is closed, so their 3.0 state never changes again.
-  const history = row && !secondSession ? storedState(row) : undefined;
+  const humanHex = nullifierHashToHex(humanKey);
   await db.insert(worldIdSession).values({
     sessionId,
     idkitSessionId,
     problem: idkitSessionId === null ? "the enrolment's seed is not an OPRF seed (World's prefix byte 01): no IDKit session id" : null,
-    human: nullifierHashToHex(humanKey),
+    human: humanHex,
     enrolmentNullifier: nullifierHashToHex(enrolmentNullifier),
     movedFrom: movedFrom !== 0n ? nullifierHashToHex(movedFrom) : null,
     receiver: lower(event.args.receiver),
     enrolledAt,
     blockNumber: Number(event.block.number),
+  });
+  // A human who moved brings their 3.0 state (their row, if they ever minted), which their session carries on. Once per
+  // human: a moved human's 3.0 path is closed, so their 3.0 state never changes again.
+  const history = row && !secondSession ? storedState(row) : undefined;
+  await db.insert(worldId4Human).values({
+    sessionId,
+    human: humanHex,
     numOfMints: history?.numOfMints ?? 0,
     firstMintedAt: history?.firstMintedAt ?? null,
     lastMintedAt: history?.lastMintedAt ?? null,
@@ -212,10 +218,10 @@ ponder.on("Oro:WorldId4Enrolled", async ({ event, context }) => {
 
 ponder.on("Oro:MintedWithSession", async ({ event, context }) => {
   const { note, anomalies } = anomalyCollector();
-  // Looked up by the event's own value, which Ponder's prefetch recognises (ponder.schema.ts). The human's state is on
-  // this row too, so a session mint reads nothing else.
+  // Looked up by the event's own value, which Ponder's prefetch recognises (ponder.schema.ts); the row holds the human
+  // key and their state, so a session mint reads nothing else.
   const key = { sessionId: event.args.sessionId };
-  const session = await context.db.find(worldIdSession, key);
+  const session = await context.db.find(worldId4Human, key);
   if (!session) {
     note(
       "orphan_mint",
@@ -230,7 +236,7 @@ ponder.on("Oro:MintedWithSession", async ({ event, context }) => {
       storedState(session),
       note,
     );
-    await context.db.update(worldIdSession, key).set(state);
+    await context.db.update(worldId4Human, key).set(state);
   }
   await recordAnomalies(context.db, context.chain.id, event, "Oro:MintedWithSession", anomalies);
 });

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getAddress, toHex, zeroAddress, type AbiEvent, type Address } from "viem";
 import { oroAbi, referralClaimAbi } from "@oro/clients";
-import { account, anomaly, human, mint, referralPayout, stats, worldIdSession } from "../../ponder.schema";
+import { account, anomaly, human, mint, referralPayout, stats, worldId4Human, worldIdSession } from "../../ponder.schema";
 import { ANOMALY_KINDS } from "../../src/lib/anomalies";
 import { INT4_MAX, UINT256_MAX } from "../../src/lib/event-values";
 import { indexingFunctions } from "../support/ponder-registry";
@@ -117,9 +117,10 @@ describe("every handler accepts any value of its event's ABI types", () => {
         expect(totals?.referralPayouts).toBe(store.rows(referralPayout).length);
         expect(totals?.holders).toBe(store.rows(account).filter((row) => (row.balance as bigint) > 0n).length);
         for (const row of store.rows(anomaly)) expect(ANOMALY_KINDS).toContain(row.kind);
-        // One session per human: a human's state lives in one place.
+        // One session per human: a human's state lives in one place; every session has its state row.
         const linked = store.rows(human).map((row) => row.worldId4SessionId).filter((id) => id !== null);
         expect(new Set(linked).size).toBe(linked.length);
+        expect(store.rows(worldId4Human).map((row) => row.sessionId)).toEqual(store.rows(worldIdSession).map((row) => row.sessionId));
       }),
       { numRuns: 300 },
     );
@@ -148,8 +149,9 @@ describe("every handler accepts any value of its event's ABI types", () => {
     ]);
     // The session with seed 0 is stored, unusable, and its human's mints still count.
     const [session] = store.rows(worldIdSession);
-    expect(session).toMatchObject({ sessionId: 9n, idkitSessionId: null, numOfMints: 1 });
+    expect(session).toMatchObject({ sessionId: 9n, idkitSessionId: null });
     expect(session?.problem).toMatch(/seed/);
+    expect(store.rows(worldId4Human)).toMatchObject([{ sessionId: 9n, numOfMints: 1 }]);
     expect(store.rows(mint).map((row) => row.nullifierHash)).toEqual([toHex(5n, { size: 32 }), toHex(3n, { size: 32 })]);
     expect(store.rows(referralPayout)).toMatchObject([{ nonce: 7n, account: alice.toLowerCase() }]);
     expect(statsOf(store)).toMatchObject({ mints: 2, humans: 2, referralPayouts: 1, referralPaidOut: UINT256_MAX, anomalies: 7 });
