@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChainFollower, type FollowedEvent } from "../src/lib/chain-follower.js";
+import { APPLY_ATTEMPTS, createChainFollower, type FollowedEvent, type UnreadableEvent } from "../src/lib/chain-follower.js";
 import { IndexerUnavailableError } from "../src/services/indexer/client.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
@@ -115,7 +115,7 @@ describe("the mints followed in chain order", () => {
       await prisma().chainFollower.update({ where: { name: "mints" }, data: { lockedUntil: new Date(Date.now() + 60_000) } });
       const { referee, referralId } = await pendingReferral();
       indexer.mint(referee.account.address, newHuman());
-      expect(await other.app.services.referrals.followMints(60_000)).toEqual({ held: false, events: 0, caughtUp: false });
+      expect(await other.app.services.referrals.followMints(60_000)).toEqual({ held: false, events: 0, skipped: 0, caughtUp: false });
       expect(await statusOf(referralId)).toBe("pending");
       // Once the lease has run out (its holder gone), the other replica goes on from the shared cursor.
       await prisma().chainFollower.update({ where: { name: "mints" }, data: { lockedUntil: new Date(Date.now() - 1) } });
@@ -192,7 +192,7 @@ describe("a chain follower", () => {
     const before = await prisma().chainFollower.findUniqueOrThrow({ where: { name: "payouts" } });
     indexer.down = true;
     try {
-      expect(await referrals().followPayouts(60_000)).toEqual({ held: true, events: 0, caughtUp: false });
+      expect(await referrals().followPayouts(60_000)).toEqual({ held: true, events: 0, skipped: 0, caughtUp: false });
     } finally {
       indexer.down = false;
     }
@@ -218,6 +218,7 @@ describe("a chain follower", () => {
         applied.push(...page.map((event) => event.cursor));
         return Promise.resolve();
       },
+      mayRetry: () => false,
       pageSize: 2,
       leaseMs: 60_000,
       rewindSeconds: 0,
@@ -232,5 +233,71 @@ describe("a chain follower", () => {
     const row = await prisma().chainFollower.findUniqueOrThrow({ where: { name: "test-backlog" } });
     expect(row).toMatchObject({ cursor: events.at(-1)?.cursor, lockedUntil: null });
     expect(row.followedAt).not.toBeNull();
+  });
+
+  /** A follower over a fixed list, applying with `apply`, recording what it was given. */
+  function followerOver(name: string, items: (FollowedEvent | UnreadableEvent)[], apply: (page: FollowedEvent[]) => Promise<void>) {
+    const warned: unknown[] = [];
+    const log = Object.assign(Object.create(t.app.log) as typeof t.app.log, {
+      warn: (...args: unknown[]) => void warned.push(args[0]),
+      error: (...args: unknown[]) => void warned.push(args[0]),
+    });
+    const follower = createChainFollower<FollowedEvent>({
+      database: t.db.database,
+      name,
+      fetch: (after, limit) => Promise.resolve(items.filter((item) => after === null || item.cursor === null || item.cursor > after).slice(0, limit)),
+      apply,
+      mayRetry: (error) => error instanceof IndexerUnavailableError,
+      pageSize: 10,
+      leaseMs: 60_000,
+      rewindSeconds: 0,
+      startAt: () => null,
+      log,
+    });
+    return { follower, warned, cursor: async () => (await prisma().chainFollower.findUniqueOrThrow({ where: { name } })).cursor };
+  }
+  const at = (i: number) => `${String(1_800_000_100 + i).padStart(10, "0")}${"0".repeat(65)}`;
+
+  it("skips an item of the indexer's list it cannot read, with a warning, and goes on past it", async () => {
+    const applied: string[] = [];
+    const { follower, warned, cursor } = followerOver(
+      "test-unreadable",
+      [{ cursor: at(1) }, { cursor: at(2), unreadable: "receiver: Invalid string" }, { cursor: at(3) }],
+      (page) => {
+        applied.push(...page.map((event) => event.cursor));
+        return Promise.resolve();
+      },
+    );
+    expect(await follower.pass(60_000)).toMatchObject({ held: true, events: 2, skipped: 1, caughtUp: true });
+    expect(applied).toEqual([at(1), at(3)]);
+    expect(await cursor()).toBe(at(3));
+    expect(warned).toContainEqual(expect.objectContaining({ follower: "test-unreadable", cursor: at(2), reason: "receiver: Invalid string" }));
+  });
+
+  it(`skips an event that fails to apply ${APPLY_ATTEMPTS} passes in a row, with an error line, and applies the rest`, async () => {
+    const applied: string[] = [];
+    const { follower, warned, cursor } = followerOver("test-poison", [{ cursor: at(1) }, { cursor: at(2) }, { cursor: at(3) }], (page) => {
+      if (page.some((event) => event.cursor === at(2))) return Promise.reject(new Error("numeric field overflow"));
+      applied.push(...page.map((event) => event.cursor));
+      return Promise.resolve();
+    });
+    for (let pass = 1; pass < APPLY_ATTEMPTS; pass++) {
+      expect(await follower.pass(60_000)).toMatchObject({ held: true, caughtUp: false });
+      expect(await cursor()).toBeNull();
+    }
+    expect(await follower.pass(60_000)).toMatchObject({ held: true, skipped: 1, caughtUp: true });
+    expect(await cursor()).toBe(at(3));
+    expect(applied.at(-1)).toBe(at(3));
+    expect(warned).toContainEqual(expect.objectContaining({ follower: "test-poison", cursor: at(2) }));
+  });
+
+  it("never skips an event because the indexer could not tell: it waits for it", async () => {
+    let down = true;
+    const { follower, cursor } = followerOver("test-wait", [{ cursor: at(1) }], () => (down ? Promise.reject(new IndexerUnavailableError("the indexer is down")) : Promise.resolve()));
+    for (let pass = 0; pass < APPLY_ATTEMPTS + 2; pass++) expect(await follower.pass(60_000)).toMatchObject({ skipped: 0, caughtUp: false });
+    expect(await cursor()).toBeNull();
+    down = false;
+    expect(await follower.pass(60_000)).toMatchObject({ events: 1, skipped: 0, caughtUp: true });
+    expect(await cursor()).toBe(at(1));
   });
 });

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ClaimsOrder, ClaimsResponse, MintsResponse, ReferralNoncesResponse, ReferralPayoutsResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
+import type { ClaimsOrder, ClaimsResponse, IndexingHealthResponse, MintsResponse, ReferralNoncesResponse, ReferralPayoutsResponse, WalletHumansResponse, WorldIdStatusResponse } from "@oro/indexer/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpIndexerClient, IndexerUnavailableError } from "../src/services/indexer/client.js";
 
@@ -64,6 +64,11 @@ beforeAll(async () => {
       const payout: ReferralPayoutsResponse["payouts"][number] = { cursor: `1700000100${"0".repeat(64)}2`, nonce: (2n ** 255n).toString(), account: address, amount: "1", submitter: address, blockNumber: 13, timestamp: 1_700_000_100, transactionHash: `0x${"22".repeat(32)}` };
       return send(200, JSON.stringify({ payouts: [payout] } satisfies ReferralPayoutsResponse));
     }
+    // A list in chain order with items the client cannot read: the page still reads, each item on its own.
+    if (url.startsWith("/odd/mints?")) return send(200, JSON.stringify({ mints: [claims.claims[0], { ...claims.claims[0], cursor: `1700000001${"0".repeat(65)}`, receiver: "0x12" }, { receiver: address }] }));
+    if (url.startsWith("/odd/referral-payouts?")) return send(200, JSON.stringify({ payouts: [{ cursor: `1700000100${"0".repeat(65)}`, nonce: (2n ** 256n).toString() }, 7] }));
+    // GET /health/indexing answers its shape with 503 unless current.
+    if (url === "/health/indexing") return send(503, JSON.stringify({ state: "behind", reason: "block 990 has waited 61 s", indexedBlock: 989, chainHead: 1_000, lagBlocks: 11, lagSeconds: 61 } satisfies IndexingHealthResponse));
     if (url.startsWith("/garbage")) return send(200, JSON.stringify({ claims: [{ nope: true }] }));
     if (url.startsWith("/slow")) return void setTimeout(() => send(200, "{}"), 2_000);
     return send(500, JSON.stringify({ error: "boom" }));
@@ -125,6 +130,24 @@ describe("the indexer HTTP client", () => {
     const after = `1700000000${"0".repeat(65)}`;
     expect(await client.payoutsAfter(after, 10)).toEqual([{ cursor: `1700000100${"0".repeat(64)}2`, nonce: 2n ** 255n }]);
     expect(requested.at(-1)).toBe(`/referral-payouts?limit=10&after=${after}`);
+  });
+
+  it("reads whether indexing keeps up, from the 503 the indexer answers unless it is current", async () => {
+    expect(await createHttpIndexerClient({ baseUrl, timeoutMs: 1_000 }).indexingHealth()).toEqual({ state: "behind", lagBlocks: 11, lagSeconds: 61 });
+    await expect(createHttpIndexerClient({ baseUrl: `${baseUrl}/fail`, timeoutMs: 1_000 }).indexingHealth()).rejects.toThrow(IndexerUnavailableError);
+  });
+
+  it("reads each item of a list in chain order on its own: one it cannot read comes back as unreadable, with its cursor", async () => {
+    const client = createHttpIndexerClient({ baseUrl: `${baseUrl}/odd`, timeoutMs: 1_000 });
+    expect(await client.mintsAfter(null, 1_000)).toEqual([
+      { cursor: claims.claims[0]?.cursor, receiver: address },
+      { cursor: `1700000001${"0".repeat(65)}`, unreadable: expect.stringMatching(/^receiver: /) as unknown },
+      { cursor: null, unreadable: expect.stringMatching(/cursor/) as unknown },
+    ]);
+    expect(await client.payoutsAfter(null, 10)).toEqual([
+      { cursor: `1700000100${"0".repeat(65)}`, unreadable: expect.stringMatching(/uint256/) as unknown },
+      { cursor: null, unreadable: expect.any(String) as unknown },
+    ]);
   });
 
   it("turns errors, unexpected bodies, timeouts and a missing server into IndexerUnavailableError", async () => {

@@ -42,6 +42,10 @@ describe("metrics", () => {
     expect(value(text, "oro_api_payout_oldest_pending_seconds")).toBe(0);
     expect(value(text, 'oro_api_reminders{state="due"}')).toBe(0);
     expect(value(text, "oro_api_indexer_up")).toBe(1);
+    // The indexer's own judgement: current, nothing waiting to be indexed.
+    expect(value(text, "oro_api_indexer_current")).toBe(1);
+    expect(value(text, "oro_api_indexer_lag_seconds")).toBe(0);
+    expect(value(text, "oro_api_indexer_lag_blocks")).toBe(0);
     expect(text).not.toMatch(/^oro_api_claim_contract_oro\{/m);
     expect(value(text, 'oro_api_scrape_errors_total{gauge="claim_contract_oro"}')).toBeGreaterThanOrEqual(1);
   });

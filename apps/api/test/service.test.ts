@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./helpers/app.js";
+import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser } from "./helpers/referrals.js";
 import { bearer, fetchNonce, siweMessage } from "./helpers/siwe.js";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -7,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
+    indexer: new FakeIndexer(),
     env: {
       RATE_LIMIT_PER_IP: "40",
       RATE_LIMIT_PER_ADDRESS: "3",
@@ -29,7 +31,7 @@ describe("health and readiness", () => {
   it("/api/ready checks the database: ready, then 503 once it is gone", async () => {
     const ready = await t.app.inject({ method: "GET", url: "/api/ready" });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: "ready", database: "ok" });
+    expect(ready.json()).toEqual({ status: "ready", database: "ok", indexer: { state: "current", lagSeconds: 0, lagBlocks: 0 } });
 
     const broken = await createTestApp();
     await broken.db.drop();
@@ -37,6 +39,20 @@ describe("health and readiness", () => {
     expect(notReady.statusCode).toBe(503);
     expect(notReady.json()).toMatchObject({ error: "NOT_READY" });
     await broken.app.close();
+  });
+
+  it("/api/ready says where the indexer stands, and stays ready when the indexer does not answer", async () => {
+    // (behind, with its lag: indexer-readiness.test.ts)
+    const indexer = new FakeIndexer();
+    indexer.down = true;
+    const gone = await createTestApp({ indexer });
+    try {
+      const unreachable = await gone.app.inject({ method: "GET", url: "/api/ready" });
+      expect(unreachable.statusCode).toBe(200);
+      expect(unreachable.json()).toEqual({ status: "ready", database: "ok", indexer: { state: "unreachable", lagSeconds: null, lagBlocks: null } });
+    } finally {
+      await gone.app.close();
+    }
   });
 });
 

@@ -12,6 +12,9 @@
  *   --rebuild                  then index everything again into a new schema from Ponder's RPC cache, as a new
  *                              build does in production (the first run records the cache)
  *   --smoke                    a tiny size with a few live blocks, for the test suite (figures meaningless)
+ *   --compare-kinds            backfills the same size twice, every human on World ID 3.0, then every human on 4.0
+ *                              (each its own Ponder and database), and prints the two side by side: 4.0 humans must
+ *                              be indexed at the throughput 3.0 humans get (TARGETS.md); --rounds R sets mints = R × humans
  *
  * The chain is the bench's own JSON-RPC server (scripts/support/synthetic-chain.ts) answering Ponder from blocks and
  * logs computed on request, so the figures are the indexer's, not a node's. Ponder runs as `ponder start` does in
@@ -21,7 +24,8 @@
  * peak RSS of the Ponder process, the load average, the live head lag, and checks that every event was indexed (the
  * totals Ponder serves against the chain's).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,10 +52,12 @@ interface Options {
   lanes: number | undefined;
   rebuild: boolean;
   smoke: boolean;
+  compareKinds: boolean;
+  rounds: number | undefined;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { mints: 1_000_000, humans: 0, perBlock: 100, v4Every: 10, liveSeconds: 0, livePerBlock: 1_000, database: undefined, lanes: undefined, rebuild: false, smoke: false };
+  const options: Options = { mints: 1_000_000, humans: 0, perBlock: 100, v4Every: 10, liveSeconds: 0, livePerBlock: 1_000, database: undefined, lanes: undefined, rebuild: false, smoke: false, compareKinds: false, rounds: undefined };
   const integer = (flag: string, raw: string | undefined, min: number): number => {
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min) throw new Error(`${flag} takes an integer ≥ ${min}, got "${raw}"`);
@@ -67,6 +73,8 @@ function parseOptions(argv: string[]): Options {
     else if (arg === "--live-per-block") options.livePerBlock = integer(arg, argv[++i], 1);
     else if (arg === "--lanes") options.lanes = integer(arg, argv[++i], 1);
     else if (arg === "--rebuild") options.rebuild = true;
+    else if (arg === "--compare-kinds") options.compareKinds = true;
+    else if (arg === "--rounds") options.rounds = integer(arg, argv[++i], 1);
     else if (arg === "--live") options.liveSeconds = argv[i + 1] !== undefined && /^\d+$/.test(argv[i + 1] ?? "") ? integer(arg, argv[++i], 1) : 60;
     else if (arg === "--database") {
       const value = argv[++i];
@@ -75,6 +83,10 @@ function parseOptions(argv: string[]): Options {
     } else if (arg === "--smoke") {
       Object.assign(options, { smoke: true, mints: 3_000, humans: 500, perBlock: 50, liveSeconds: 8, livePerBlock: 100, rebuild: true });
     } else throw new Error(`unknown option "${arg}" (see the comment at the top of scripts/bench-backfill.ts)`);
+  }
+  if (options.rounds !== undefined) {
+    if (options.humans === 0) throw new Error("--rounds needs --humans");
+    options.mints = options.rounds * options.humans;
   }
   if (options.humans === 0) options.humans = Math.max(1, Math.floor(options.mints / 5));
   if (options.perBlock > options.humans) options.perBlock = options.humans;
@@ -166,6 +178,30 @@ async function metricsDigest(base: string): Promise<string[]> {
   return [...top.map(([key, entry]) => `  ${key}: ${(entry.sum / 1000).toFixed(1)} s over ${format(entry.count)}`), ...counters, ...misses];
 }
 
+/** Handler time (seconds, all events) and lookups that missed Ponder's cache, from its /metrics. */
+async function metricsTotals(base: string): Promise<{ handlerSeconds: number; misses: number }> {
+  const text = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) }).then((response) => response.text(), () => "");
+  let handlerMs = 0;
+  let misses = 0;
+  for (const match of text.matchAll(/^ponder_indexing_function_duration_sum\{[^}]*\} ([0-9.e+-]+)$/gm)) handlerMs += Number(match[1]);
+  for (const match of text.matchAll(/^ponder_indexing_cache_requests_total\{[^}]*type="miss"[^}]*\} ([0-9.e+-]+)$/gm)) misses += Number(match[1]);
+  return { handlerSeconds: handlerMs / 1000, misses };
+}
+
+/** What one backfill run hands to --compare-kinds (BENCH_SUMMARY_FILE). */
+interface BackfillSummary {
+  v4Every: number;
+  humans: number;
+  mints: number;
+  events: number;
+  backfillSeconds: number;
+  cpuSeconds: number;
+  handlerSeconds: number;
+  misses: number;
+  peakRss: number;
+  meanLoad: number;
+}
+
 /** Events Ponder has indexed so far (the sum of its ponder_indexing_completed_events gauge), or undefined. */
 async function indexedEvents(base: string): Promise<number | undefined> {
   const text = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) }).then((response) => response.text(), () => undefined);
@@ -243,7 +279,54 @@ function checkTotals(chain: SyntheticChain, stats: StatsAnswer, mints: number): 
   return problems;
 }
 
+/**
+ * --compare-kinds: the same backfill with every human on World ID 3.0, then every human on 4.0, each a run of this
+ * script of its own, printed side by side. Per mint, a 4.0 human's first mint is three events (the enrolment), a
+ * later one two, as for 3.0; what must match is the throughput in mints and the cost of a mint.
+ */
+async function compareKinds(argv: string[]): Promise<void> {
+  const passOn = argv.filter((arg) => arg !== "--compare-kinds");
+  const runs: { kind: string; summary: BackfillSummary }[] = [];
+  for (const [kind, v4Every] of [["3.0", "0"], ["4.0", "1"]] as const) {
+    const summaryFile = path.join(tmpdir(), `oro-bench-${process.pid}-${v4Every}.json`);
+    console.log(`\n=== every human on World ID ${kind} ===`);
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), ...passOn, "--v4-every", v4Every], {
+        cwd: packageDir,
+        env: { ...process.env, BENCH_SUMMARY_FILE: summaryFile },
+        stdio: "inherit",
+      });
+      child.on("exit", resolve);
+    });
+    if (code !== 0) throw new Error(`the World ID ${kind} run failed (exit ${code})`);
+    runs.push({ kind, summary: JSON.parse(readFileSync(summaryFile, "utf8")) as BackfillSummary });
+    rmSync(summaryFile, { force: true });
+  }
+  const perMint = (seconds: number, mints: number) => `${format((seconds / mints) * 1e6)} µs`;
+  console.log("\nWorld ID 3.0 and 4.0 humans side by side (the same chain but for the kind of human; TARGETS.md: the same throughput up to 2,000,000 humans)");
+  console.log("| humans | kind | mints | events | backfill | **mints/s** | events/s | CPU (Ponder + PostgreSQL) per mint | handler time per mint | lookups that missed the cache | peak RSS | load (1 min) mean |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const { kind, summary } of runs) {
+    const { humans, mints, events, backfillSeconds, cpuSeconds, handlerSeconds, misses, peakRss, meanLoad } = summary;
+    console.log(
+      `| ${format(humans)} | ${kind} | ${format(mints)} | ${format(events)} | ${backfillSeconds.toFixed(1)} s | **${format(mints / backfillSeconds)}** | ${format(events / backfillSeconds)} | ${perMint(cpuSeconds, mints)} | ${perMint(handlerSeconds, mints)} | ${format(misses)} | ${(peakRss / 2 ** 20).toFixed(0)} MiB | ${meanLoad.toFixed(1)} |`,
+    );
+  }
+  const [v3, v4] = runs.map((run) => run.summary) as [BackfillSummary, BackfillSummary];
+  const throughput = v4.mints / v4.backfillSeconds / (v3.mints / v3.backfillSeconds);
+  const cost = v4.cpuSeconds / v4.mints / (v3.cpuSeconds / v3.mints);
+  console.log(`\n4.0 against 3.0: mints/s ×${throughput.toFixed(2)}, CPU per mint ×${cost.toFixed(2)}, lookups that missed the cache ${format(v4.misses)} against ${format(v3.misses)} (the load decides mints/s on a shared machine; CPU per mint does not depend on it)`);
+  recordBenchFigure({
+    bench: "@oro/indexer",
+    figure: `4.0 against 3.0 humans at ${format(v3.humans)} humans: mints/s, CPU per mint`,
+    measured: `×${throughput.toFixed(2)}, ×${cost.toFixed(2)}`,
+    target: "the same throughput",
+    met: null,
+  });
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--compare-kinds")) return compareKinds(process.argv.slice(2));
   const options = parseOptions(process.argv.slice(2));
   const database = options.database ?? ((await postgresAvailable()) ? "postgres" : "pglite");
   const chain = new SyntheticChain({
@@ -364,6 +447,22 @@ async function main(): Promise<void> {
 
     const rate = events / backfillSeconds;
     const meanLoad = loads.reduce((sum, value) => sum + value, 0) / Math.max(1, loads.length);
+    const summaryFile = process.env.BENCH_SUMMARY_FILE;
+    if (summaryFile) {
+      const totals = await metricsTotals(base);
+      const summary: BackfillSummary = {
+        v4Every: options.v4Every,
+        humans: chain.humansForMints(options.mints),
+        mints: options.mints,
+        events,
+        backfillSeconds,
+        cpuSeconds: ponderCpu + (database === "postgres" ? postgresCpu : 0),
+        ...totals,
+        peakRss,
+        meanLoad,
+      };
+      writeFileSync(summaryFile, JSON.stringify(summary));
+    }
     console.log(`\nBackfill: every event indexed (${format(stats.mints)} mints, ${format(stats.humans)} humans, ${format(stats.holders)} holders; totals checked against the chain)`);
     console.log("| figure | measured | target (TARGETS.md) |");
     console.log("|---|---|---|");

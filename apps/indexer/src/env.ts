@@ -116,6 +116,11 @@ export const env = {
   pgliteRoot: read("PGLITE_ROOT") ?? ".ponder/pglite",
   /** The exact PGlite directory; `pnpm start` sets it to a folder under PGLITE_ROOT named after the chain. */
   pgliteDirectory: read("PGLITE_DIRECTORY"),
+  /**
+   * How long an event of the indexed contracts may wait to be indexed before GET /health/indexing says the indexer is
+   * behind (and answers 503): live indexing takes a few seconds; a minute means it stopped or cannot keep up.
+   */
+  behindAfterSeconds: readInteger("INDEXER_BEHIND_AFTER_SECONDS", 60, { min: 5, max: 86_400 }),
   /** HTTP port of the indexer's API, GraphQL and SQL endpoints. */
   port: readInteger("PORT", DEV_PROFILE.ports.indexer, { min: 1, max: 65_535 }),
 } as const;

@@ -162,6 +162,25 @@ export interface ReferralNoncesResponse {
   claimed: string[];
 }
 
+/**
+ * GET /health/indexing — whether the indexer keeps up with the chain: 200 while `current`, 503 otherwise. `behind`: an
+ * event of the indexed contracts has waited longer than the indexer's INDEXER_BEHIND_AFTER_SECONDS (it stopped, or
+ * lags), or the chain's RPC does not answer; `backfilling`: Ponder has not finished its backfill (its /ready). A chain
+ * with no new event is current however old the newest indexed block: only events wait.
+ */
+export interface IndexingHealthResponse {
+  state: "current" | "behind" | "backfilling";
+  /** One line saying why. */
+  reason: string;
+  /** The newest block the indexer has indexed an event of (null before the first). */
+  indexedBlock: number | null;
+  /** The chain's newest block (null when its RPC does not answer). */
+  chainHead: number | null;
+  /** From the oldest block holding an event not yet indexed to the chain's head: 0 when none waits, null when unknown. */
+  lagBlocks: number | null;
+  lagSeconds: number | null;
+}
+
 /** Every 400 answer. */
 export interface ErrorResponse {
   error: string;

@@ -12,11 +12,18 @@ if (!promtool) console.log("promtool is not installed: the alert rule checks are
 
 const folder = path.join(repoRoot, "deploy", "prometheus");
 const run = (args: string[]) => promisify(execFile)(promtool ?? "promtool", args, { cwd: folder });
+/** The alerts alerts.yml defines (each `- alert:` line): promtool must load every one, and the tests name every one. */
+const definedAlerts = async () => {
+  const { readFile } = await import("node:fs/promises");
+  return [...(await readFile(path.join(folder, "alerts.yml"), "utf8")).matchAll(/- alert: (\w+)/g)].map((match) => match[1]);
+};
 
 describe.skipIf(!promtool)(`deploy/prometheus (${promtool ?? "skipped"})`, () => {
   it("has a valid configuration whose rule file loads", async () => {
     const { stdout, stderr } = await run(["check", "config", "prometheus.yml"]);
-    expect(stdout + stderr).toMatch(/SUCCESS: 15 rules found/);
+    const alerts = await definedAlerts();
+    expect(alerts.length).toBeGreaterThanOrEqual(16);
+    expect(stdout + stderr).toContain(`SUCCESS: ${alerts.length} rules found`);
   });
 
   it("raises each alert on the series that should raise it, and not before (promtool test rules)", async () => {
@@ -26,10 +33,9 @@ describe.skipIf(!promtool)(`deploy/prometheus (${promtool ?? "skipped"})`, () =>
 
   it("tests every alert it defines", async () => {
     const { readFile } = await import("node:fs/promises");
-    const rules = await readFile(path.join(folder, "alerts.yml"), "utf8");
     const tests = await readFile(path.join(folder, "alerts.test.yml"), "utf8");
-    const alerts = [...rules.matchAll(/- alert: (\w+)/g)].map((match) => match[1]);
-    expect(alerts.length).toBe(15);
+    const alerts = await definedAlerts();
+    expect(alerts).toContain("IndexerNotCurrent");
     expect(alerts.filter((alert) => !tests.includes(`alertname: ${alert}`))).toEqual([]);
   });
 });

@@ -126,16 +126,35 @@ export default fp<{ config: Config }>(
       },
     });
 
-    const { chain, indexer } = fastify.services;
+    const { chain, indexer, indexerReadiness } = fastify.services;
+    // The indexer's own judgement (its GET /health/indexing, through the readiness answer's cache): blocks and seconds
+    // an event has waited to be indexed. A quiet chain is not lag: the newest indexed block alone would say it is.
     new Gauge({
       name: "oro_api_indexer_lag_blocks",
-      help: "Blocks between the chain's head and the newest block the indexer has indexed, as the API sees them",
+      help: "Blocks from the oldest event the indexer has not indexed yet to the chain's head (0 when none waits)",
       registers: [registry],
       async collect() {
-        await guarded("indexer_lag", async () => {
-          const [head, indexed] = await Promise.all([chain.publicClient.getBlockNumber(), indexedBlock(config.indexer.url)]);
-          this.set(Math.max(0, Number(head) - indexed));
-        });
+        const { lagBlocks } = await indexerReadiness();
+        if (lagBlocks === null) this.reset();
+        else this.set(lagBlocks);
+      },
+    });
+    new Gauge({
+      name: "oro_api_indexer_lag_seconds",
+      help: "Seconds the oldest event the indexer has not indexed yet has waited (0 when none waits)",
+      registers: [registry],
+      async collect() {
+        const { lagSeconds } = await indexerReadiness();
+        if (lagSeconds === null) this.reset();
+        else this.set(lagSeconds);
+      },
+    });
+    new Gauge({
+      name: "oro_api_indexer_current",
+      help: "1 while the indexer keeps up with the chain (the readiness answer's indexer.state is current), else 0 (behind, backfilling, unreachable)",
+      registers: [registry],
+      async collect() {
+        this.set((await indexerReadiness()).state === "current" ? 1 : 0);
       },
     });
     new Gauge({
@@ -213,15 +232,6 @@ export default fp<{ config: Config }>(
 );
 
 /** The newest block Ponder has indexed (its /status: { <chain>: { block: { number } } }). */
-async function indexedBlock(indexerUrl: string): Promise<number> {
-  const response = await fetch(`${indexerUrl.replace(/\/+$/, "")}/status`, { signal: AbortSignal.timeout(SCRAPE_DEADLINE_MS) });
-  if (!response.ok) throw new Error(`indexer /status answered ${response.status}`);
-  const body = (await response.json()) as Record<string, { block?: { number?: number } } | undefined>;
-  const numbers = Object.values(body).map((chainStatus) => chainStatus?.block?.number).filter((value): value is number => typeof value === "number");
-  if (numbers.length === 0) throw new Error("indexer /status named no block");
-  return Math.max(...numbers);
-}
-
 function metricsServer(registry: Registry): Server {
   return createServer((request, response) => {
     if (request.method !== "GET" || request.url?.split("?")[0] !== "/metrics") {

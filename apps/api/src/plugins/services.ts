@@ -8,6 +8,7 @@ import { TtlCache } from "../lib/ttl-cache.js";
 import { createChainClock } from "../services/chain/chain-clock.js";
 import { createChainService, type ChainService } from "../services/chain/chain.js";
 import { createHttpIndexerClient, type IndexerClient } from "../services/indexer/client.js";
+import { createIndexerReadiness, type IndexerReadiness } from "../services/indexer/readiness.js";
 import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payouts/payout-worker.js";
 import { createOutboxTransport } from "../services/notifications/outbox-transport.js";
 import { createReminderService, type ReminderService } from "../services/notifications/reminders.js";
@@ -41,6 +42,8 @@ export interface Services {
   database: Database;
   chain: ChainService;
   indexer: IndexerClient;
+  /** Where the indexer stands (current, behind, unreachable), for the readiness answer and the metrics. */
+  indexerReadiness: () => Promise<IndexerReadiness>;
   auth: AuthService;
   referrals: ReferralService;
   payouts: PayoutWorker;
@@ -214,6 +217,7 @@ export default fp<ServicesOptions>(
       database,
       chain,
       indexer,
+      indexerReadiness: createIndexerReadiness({ indexer, freshMs: 5_000, deadlineMs: Math.min(1_000, config.indexer.timeoutMs) }),
       auth,
       referrals,
       payouts,

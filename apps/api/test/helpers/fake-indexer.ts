@@ -7,6 +7,7 @@ import {
   type FollowedPayout,
   type IndexedClaim,
   type IndexedHuman,
+  type IndexedIndexingHealth,
   type IndexedStreak,
   type IndexedTokenStats,
   type IndexedWorldIdStatus,
@@ -34,6 +35,8 @@ export class FakeIndexer implements IndexerClient {
   }
   down = false;
   calls = 0;
+  /** What GET /health/indexing answers. */
+  indexing: IndexedIndexingHealth = { state: "current", lagBlocks: 0, lagSeconds: 0 };
   /** The contract's waitBetweenMints, seconds. */
   wait = 86_400;
 
@@ -79,6 +82,11 @@ export class FakeIndexer implements IndexerClient {
       .filter((event) => after === null || event.cursor > after)
       .sort((a, b) => (a.cursor < b.cursor ? -1 : 1))
       .slice(0, limit);
+  }
+
+  indexingHealth(): Promise<IndexedIndexingHealth> {
+    this.check();
+    return Promise.resolve(this.indexing);
   }
 
   private check() {

@@ -1,5 +1,5 @@
 import { db } from "ponder:api";
-import { human, worldIdSession } from "ponder:schema";
+import { humanState as humanStateView } from "ponder:schema";
 import { eq } from "ponder";
 import type { Hex } from "viem";
 import type { StreakAtMint } from "../lib/streak";
@@ -13,17 +13,13 @@ export interface HumanState extends StreakAtMint {
 
 /**
  * The state of a human (`nullifierHash`: 0x + 64 lower-case hex digits) as of their latest mint, or null when they
- * never minted. A World ID 4.0 human's is on their session from the enrolment on (a human who moved took theirs
- * there; the handlers keep it there so that a session mint reads only its session row, ponder.schema.ts); a 3.0
- * human's is their `human` row. Both are read at once: one index lookup each.
+ * never minted: the `human_state` view, which reads a 4.0 human's on their session and a 3.0 human's on their
+ * `human` row (ponder.schema.ts). Two primary-key lookups.
  */
 export async function humanState(nullifierHash: Hex): Promise<HumanState | null> {
-  const [[session], [row]] = await Promise.all([
-    db.select().from(worldIdSession).where(eq(worldIdSession.human, nullifierHash)).limit(1),
-    db.select().from(human).where(eq(human.nullifierHash, BigInt(nullifierHash))).limit(1),
-  ]);
-  if (!session) return row ?? null;
-  const { numOfMints, firstMintedAt, lastMintedAt, currentStreak, longestStreak, lastReceiver } = session;
+  const [row] = await db.select().from(humanStateView).where(eq(humanStateView.nullifierHash, BigInt(nullifierHash))).limit(1);
+  if (!row) return null;
+  const { numOfMints, firstMintedAt, lastMintedAt, currentStreak, longestStreak, lastReceiver } = row;
   if (firstMintedAt === null || lastMintedAt === null || lastReceiver === null) return null;
   return { numOfMints, firstMintedAt, lastMintedAt, currentStreak, longestStreak, lastReceiver };
 }

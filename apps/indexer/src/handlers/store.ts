@@ -1,5 +1,7 @@
 import type { Context } from "ponder:registry";
-import { settings, stats } from "ponder:schema";
+import { anomaly, settings, stats } from "ponder:schema";
+import type { Hex } from "viem";
+import type { Anomaly, NoteAnomaly } from "../lib/anomalies";
 
 type Db = Context["db"];
 type StatsRow = typeof stats.$inferSelect;
@@ -12,6 +14,7 @@ const EMPTY_STATS: Omit<StatsRow, "chainId"> = {
   mints: 0,
   referralPayouts: 0,
   referralPaidOut: 0n,
+  anomalies: 0,
   lastEventAt: 0,
 };
 
@@ -34,12 +37,12 @@ export async function updateStats(
   eventAt: number,
   change: (current: StatsRow) => Partial<StatsRow> = () => ({}),
 ): Promise<void> {
-  const apply = (current: StatsRow): Partial<StatsRow> => ({
-    ...change(current),
-    lastEventAt: Math.max(current.lastEventAt, eventAt),
-  });
-  const empty: StatsRow = { chainId, ...EMPTY_STATS };
-  await db.insert(stats).values({ ...empty, ...apply(empty) }).onConflictDoUpdate(apply);
+  // Read first, so that `change` sees the row as it is, once (it may note anomalies).
+  const row = await db.find(stats, { chainId });
+  const current: StatsRow = row ?? { chainId, ...EMPTY_STATS };
+  const next = { ...change(current), lastEventAt: Math.max(current.lastEventAt, eventAt) };
+  if (row) await db.update(stats, { chainId }).set(next);
+  else await db.insert(stats).values({ ...current, ...next });
 }
 
 /** Records new values of the contracts' settings (the first event of a deployment creates the row). */
@@ -47,9 +50,47 @@ export async function updateSettings(db: Db, chainId: number, change: Partial<Se
   await db.insert(settings).values({ chainId, ...INITIAL_SETTINGS, ...change }).onConflictDoUpdate(change);
 }
 
-/** The settings in force, which the constructor's events always create before the first mint. */
-export async function currentSettings(db: Db, chainId: number): Promise<SettingsRow> {
+/**
+ * The settings in force. The constructor's events create them before the first mint; an event before them (not
+ * the token's chain) is read with the initial settings and noted, not refused: a throw would stop the indexer.
+ */
+export async function currentSettings(db: Db, chainId: number, note: NoteAnomaly): Promise<SettingsRow> {
   const row = await db.find(settings, { chainId });
-  if (!row) throw new Error(`no ORO settings indexed on chain ${chainId}: the token's constructor events were missed`);
-  return row;
+  if (row) return row;
+  note("settings_missing", `no ORO settings indexed on chain ${chainId} before this event: read with the initial settings (wait 0)`);
+  return { chainId, ...INITIAL_SETTINGS };
+}
+
+/** Where an event stands in the chain, as an anomaly row names it. */
+export interface EventPlace {
+  id: string;
+  block: { number: bigint; timestamp: bigint };
+  log: { logIndex: number };
+  transaction: { hash: Hex };
+}
+
+/**
+ * Records what a handler could not read (one row each, numbered within the event) and logs it on one line: the event
+ * is indexed as far as it could be and the indexer goes on.
+ */
+export async function recordAnomalies(db: Db, chainId: number, event: EventPlace, eventName: string, anomalies: Anomaly[]): Promise<void> {
+  if (anomalies.length === 0) return;
+  let index = 0;
+  for (const { kind, detail } of anomalies) {
+    console.warn(`indexer anomaly ${kind} at ${eventName} block ${event.block.number} log ${event.log.logIndex}: ${detail}`);
+    await db
+      .insert(anomaly)
+      .values({
+        id: `${event.id}-${index++}`,
+        kind,
+        detail,
+        event: eventName,
+        blockNumber: Number(event.block.number),
+        logIndex: event.log.logIndex,
+        timestamp: Number(event.block.timestamp),
+        transactionHash: event.transaction.hash,
+      })
+      .onConflictDoNothing();
+  }
+  await updateStats(db, chainId, Number(event.block.timestamp), (current) => ({ anomalies: current.anomalies + anomalies.length }));
 }

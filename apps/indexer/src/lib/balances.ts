@@ -1,4 +1,6 @@
 import { zeroAddress, type Address } from "viem";
+import type { NoteAnomaly } from "./anomalies";
+import { boundedAmount } from "./event-values";
 
 /** A Transfer as the ORO token emits it; from the zero address is a mint, to the zero address a burn. */
 export interface TransferEvent {
@@ -34,25 +36,25 @@ export function supplyDelta({ from, to, value }: TransferEvent): bigint {
 /**
  * The balances a transfer changes, in the order to apply them, given a reader of current balances.
  * The zero address is never an account: it only creates and destroys supply. A transfer to oneself
- * debits and credits the same balance, leaving it as it was.
+ * debits and credits the same balance, leaving it as it was. The token never moves more than a balance nor above
+ * 2^256 - 1; a transfer that would (events missed, or not the token's) is noted and the balance bounded.
  */
-export function balanceChanges(transfer: TransferEvent, balanceOf: (account: Address) => bigint): BalanceChange[] {
+export function balanceChanges(transfer: TransferEvent, balanceOf: (account: Address) => bigint, note: NoteAnomaly): BalanceChange[] {
   const { from, to, value } = transfer;
   if (from === to) {
     if (from === zeroAddress) return [];
     const balance = balanceOf(from);
-    if (balance < value) throw new RangeError(`transfer of ${value} from ${from} exceeds its balance ${balance}`);
+    if (balance < value) note("amount_out_of_range", `transfer of ${value} from ${from} to itself exceeds its balance ${balance}: balance kept`);
     return [{ account: from, before: balance, after: balance }];
   }
   const changes: BalanceChange[] = [];
   if (from !== zeroAddress) {
     const before = balanceOf(from);
-    if (before < value) throw new RangeError(`transfer of ${value} from ${from} exceeds its balance ${before}`);
-    changes.push({ account: from, before, after: before - value });
+    changes.push({ account: from, before, after: boundedAmount(before - value, `the balance of ${from}`, note) });
   }
   if (to !== zeroAddress) {
     const before = balanceOf(to);
-    changes.push({ account: to, before, after: before + value });
+    changes.push({ account: to, before, after: boundedAmount(before + value, `the balance of ${to}`, note) });
   }
   return changes;
 }

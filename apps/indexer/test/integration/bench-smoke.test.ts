@@ -29,4 +29,17 @@ describe("the indexer bench (scripts/bench-backfill.ts --smoke)", () => {
     expect(stdout).toMatch(/^\| events\/s, first to last event indexed \| \*\*[\d,]+\*\* /m);
     expect(stdout).not.toMatch(/NOT SERVED/);
   });
+
+  it("prints World ID 3.0 and 4.0 humans side by side (--compare-kinds), every event of both runs indexed", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/bench-backfill.ts", "--compare-kinds", "--humans", "200", "--rounds", "2", "--per-block", "50"], {
+      cwd: packageDir,
+      env: { ...process.env, PONDER_TELEMETRY_DISABLED: "true" },
+      timeout: 230_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    // Each run fails unless its totals equal the chain's: 400 mints by 200 humans, 3.0 then 4.0 (200 enrolments more).
+    expect(stdout).toMatch(/^\| 200 \| 3\.0 \| 400 \| 805 \| [\d.]+ s \| \*\*[\d,]+\*\* \|/m);
+    expect(stdout).toMatch(/^\| 200 \| 4\.0 \| 400 \| 1,005 \| [\d.]+ s \| \*\*[\d,]+\*\* \|/m);
+    expect(stdout).toMatch(/^4\.0 against 3\.0: mints\/s ×[\d.]+, CPU per mint ×[\d.]+/m);
+  });
 });

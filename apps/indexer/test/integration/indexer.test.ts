@@ -8,6 +8,7 @@ import type {
   ClaimsResponse,
   ErrorResponse,
   HumanResponse,
+  IndexingHealthResponse,
   ReferralNonceResponse,
   ReferralNoncesResponse,
   ReferralPayoutsResponse,
@@ -147,8 +148,15 @@ describe("indexer against a local chain", () => {
     expect(existsSync(path.join(first.pgliteRoot, `31337_${creation.hash.slice(2, 10)}`))).toBe(true);
   });
 
-  it("answers /health", async () => {
+  it("answers /health, and /health/indexing: current on a quiet chain though its newest event is 31 blocks old", async () => {
     expect((await fetch(`${first.baseUrl}/health`)).status).toBe(200);
+    const indexing = await first.get<IndexingHealthResponse>("/health/indexing");
+    const head = Number(await chain.publicClient.getBlockNumber());
+    expect(indexing).toEqual({
+      status: 200,
+      body: { state: "current", reason: "every event up to the chain's head is indexed", indexedBlock: lastEventBlock, chainHead: head, lagBlocks: 0, lagSeconds: 0 },
+    });
+    expect(head - lastEventBlock).toBeGreaterThan(30);
   });
 
   it("shows a streak that continued through a mint exactly 2 × wait later, for both wallets of the human", async () => {
@@ -480,14 +488,25 @@ describe("indexer against a local chain", () => {
     }
   });
 
-  it("serves GraphQL and SQL over HTTP", async () => {
-    const graphql = await fetch(`${first.baseUrl}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ query: `{ human(nullifierHash: "${hashOf("bob")}") { numOfMints longestStreak } }` }),
-    });
-    expect(graphql.status).toBe(200);
-    expect(await graphql.json()).toEqual({ data: { human: { numOfMints: 3, longestStreak: 2 } } });
+  it("serves GraphQL and SQL over HTTP; GraphQL's human covers both kinds of human by one key", async () => {
+    const graphql = async <T>(query: string) => {
+      const response = await fetch(`${first.baseUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { data: T; errors?: unknown };
+    };
+    const humanNamed = (key: string, fields: string) => `humans(where: { nullifierHash: "${BigInt(key)}" }) { items { ${fields} } }`;
+    expect(await graphql(`{ ${humanNamed(hashOf("bob"), "numOfMints longestStreak")} }`)).toEqual({ data: { humans: { items: [{ numOfMints: 3, longestStreak: 2 }] } } });
+    // A mover's state (her 3.0 key) and a human new under 4.0's (their enrolment nullifier) follow their session mints.
+    const ivyHuman = toHex(devWorldId4Nullifier("ivy", rpIdOf(worldId.rpId), worldId4ActionOf(worldId.enrolmentAction)), { size: 32 });
+    const both = await graphql<{ heidi: { items: unknown[] }; ivy: { items: unknown[] }; all: { items: { nullifierHash: string }[] } }>(
+      `{ heidi: ${humanNamed(hashOf("heidi"), "numOfMints lastMintedAt worldId4SessionId")} ivy: ${humanNamed(ivyHuman, "numOfMints firstMintedAt lastMintedAt lastReceiver")} all: humans(limit: 1000) { items { nullifierHash } } }`,
+    );
+    expect(both.errors).toBeUndefined();
+    expect(both.data.heidi.items).toEqual([{ numOfMints: 2, lastMintedAt: T0 + WAIT + 4, worldId4SessionId: heidiSession.toString() }]);
+    expect(both.data.ivy.items).toEqual([{ numOfMints: 2, firstMintedAt: T0 + 4, lastMintedAt: T0 + WAIT + 5, lastReceiver: accounts.ivy.toLowerCase() }]);
+    const listed = both.data.all.items.map((item) => toHex(BigInt(item.nullifierHash), { size: 32 }));
+    expect(listed).toEqual(expect.arrayContaining([hashOf("alice"), hashOf("heidi"), ivyHuman]));
+    expect(new Set(listed).size).toBe(listed.length);
 
     const query = JSON.stringify({ json: { sql: "select count(*)::int as n from referral_payout", params: [] } });
     const sql = await fetch(`${first.baseUrl}/sql/db?sql=${encodeURIComponent(query)}`);

@@ -1,22 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { zeroAddress, type Address } from "viem";
+import { anomalyCollector, type Anomaly } from "../../src/lib/anomalies";
 import { balanceChanges, holderDelta, supplyDelta, type TransferEvent } from "../../src/lib/balances";
+import { UINT256_MAX } from "../../src/lib/event-values";
 
 const alice: Address = "0x00000000000000000000000000000000000a11ce";
 const bob: Address = "0x0000000000000000000000000000000000000b0b";
 
 /** Applies transfers to a ledger the way the handlers do, returning balances, holders and supply. */
-function replay(transfers: TransferEvent[]) {
+function replay(transfers: TransferEvent[], anomalies: Anomaly[] = []) {
   const balances = new Map<Address, bigint>();
   let holders = 0;
   let supply = 0n;
+  const { note, anomalies: noted } = anomalyCollector();
   for (const transfer of transfers) {
-    for (const change of balanceChanges(transfer, (account) => balances.get(account) ?? 0n)) {
+    for (const change of balanceChanges(transfer, (account) => balances.get(account) ?? 0n, note)) {
       holders += holderDelta(change);
       balances.set(change.account, change.after);
     }
     supply += supplyDelta(transfer);
   }
+  anomalies.push(...noted);
   return { balances, holders, supply };
 }
 
@@ -63,8 +67,26 @@ describe("transfers", () => {
     expect(holders).toBe(1);
   });
 
-  it("refuses a transfer larger than the sender's balance (the token never emits one)", () => {
-    expect(() => replay([{ from: alice, to: bob, value: 1n }])).toThrow(RangeError);
+  it("floors a balance at zero on a transfer larger than it (the token never emits one), and says so", () => {
+    const anomalies: Anomaly[] = [];
+    const { balances, holders } = replay([{ from: zeroAddress, to: alice, value: 2n }, { from: alice, to: bob, value: 5n }], anomalies);
+    expect(balances.get(alice)).toBe(0n);
+    expect(balances.get(bob)).toBe(5n);
+    expect(holders).toBe(1);
+    expect(anomalies).toEqual([{ kind: "amount_out_of_range", detail: `the balance of ${alice} would be -3: stored 0` }]);
+  });
+
+  it("caps a balance at 2^256 - 1, and says so", () => {
+    const anomalies: Anomaly[] = [];
+    const { balances } = replay([{ from: zeroAddress, to: alice, value: UINT256_MAX }, { from: zeroAddress, to: alice, value: 1n }], anomalies);
+    expect(balances.get(alice)).toBe(UINT256_MAX);
+    expect(anomalies.map((anomaly) => anomaly.kind)).toEqual(["amount_out_of_range"]);
+  });
+
+  it("notes nothing for the token's own transfers", () => {
+    const anomalies: Anomaly[] = [];
+    replay([{ from: zeroAddress, to: alice, value: 3n }, { from: alice, to: bob, value: 3n }, { from: bob, to: zeroAddress, value: 3n }], anomalies);
+    expect(anomalies).toEqual([]);
   });
 
   it("reports holder deltas", () => {

@@ -695,7 +695,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers
+         * Readiness: the database answers (and where the indexer stands, which does not decide readiness)
          * @description The answer of one database check shared by every caller, at most READY_CHECK_INTERVAL old (1 s by default); a check that takes READY_CHECK_TIMEOUT (2 s) fails. Rate-limited per client address on a budget of its own (RATE_LIMIT_READY_PER_IP).
          */
         get: {
@@ -716,6 +716,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             database: "ok";
+                            indexer: components["schemas"]["IndexerReadiness"];
                             /** @enum {string} */
                             status: "ready";
                         };
@@ -2132,6 +2133,30 @@ export interface components {
                 rule: string;
             }[];
             message: string;
+        };
+        /** @description Where the indexer stands; the API is ready whatever it says (only the routes that need the indexer answer from their caches or 503) */
+        IndexerReadiness: {
+            /** @description Blocks from that event to the chain's head */
+            lagBlocks: number | null;
+            /** @description How long the oldest event not yet indexed has waited (0 when none; null when unknown) */
+            lagSeconds: number | null;
+            /**
+             * @description current: indexing keeps up with the chain; behind: the indexer answers but has stopped, lags or is still backfilling; unreachable: it does not answer
+             * @enum {string}
+             */
+            state: "current" | "behind" | "unreachable";
+        };
+        /** @description Where the indexer stands; the API is ready whatever it says (only the routes that need the indexer answer from their caches or 503) */
+        IndexerReadinessInput: {
+            /** @description Blocks from that event to the chain's head */
+            lagBlocks: number | null;
+            /** @description How long the oldest event not yet indexed has waited (0 when none; null when unknown) */
+            lagSeconds: number | null;
+            /**
+             * @description current: indexing keeps up with the chain; behind: the indexer answers but has stopped, lags or is still backfilling; unreachable: it does not answer
+             * @enum {string}
+             */
+            state: "current" | "behind" | "unreachable";
         };
         IsInUs: {
             /** @description From the country header of the trusted proxy; false without one */

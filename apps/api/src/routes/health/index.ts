@@ -4,6 +4,15 @@ import { hotStatement } from "../../db/database.js";
 import type { Config } from "../../env.js";
 import { sharedCheck } from "../../lib/shared-check.js";
 import { errorResponses } from "../../schemas/common.js";
+import { INDEXER_READINESS_STATES } from "../../services/indexer/index.js";
+
+const indexerReadiness = z
+  .object({
+    state: z.enum(INDEXER_READINESS_STATES).meta({ description: "current: indexing keeps up with the chain; behind: the indexer answers but has stopped, lags or is still backfilling; unreachable: it does not answer" }),
+    lagSeconds: z.number().nullable().meta({ description: "How long the oldest event not yet indexed has waited (0 when none; null when unknown)" }),
+    lagBlocks: z.number().int().nullable().meta({ description: "Blocks from that event to the chain's head" }),
+  })
+  .meta({ id: "IndexerReadiness", description: "Where the indexer stands; the API is ready whatever it says (only the routes that need the indexer answer from their caches or 503)" });
 
 const PING = hotStatement<[], { ok: number }>("readiness_ping", "SELECT 1::int4 AS ok");
 
@@ -36,11 +45,11 @@ const healthRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { c
     {
       schema: {
         tags: ["health"],
-        summary: "Readiness: the database answers",
+        summary: "Readiness: the database answers (and where the indexer stands, which does not decide readiness)",
         description:
           "The answer of one database check shared by every caller, at most READY_CHECK_INTERVAL old (1 s by default); a check " +
           "that takes READY_CHECK_TIMEOUT (2 s) fails. Rate-limited per client address on a budget of its own (RATE_LIMIT_READY_PER_IP).",
-        response: { 200: z.object({ status: z.literal("ready"), database: z.literal("ok") }), ...errorResponses(429, 503) },
+        response: { 200: z.object({ status: z.literal("ready"), database: z.literal("ok"), indexer: indexerReadiness }), ...errorResponses(429, 503) },
       },
       // Its own budget, so that health checkers neither spend nor are refused by the per-IP budget of the app's routes.
       config: { rateLimit: { max: config.rateLimit.readyPerIp, timeWindow: config.rateLimit.windowMs, keyGenerator: (request) => `ready:${request.ip}` } },
@@ -50,7 +59,9 @@ const healthRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { c
       if (outcome.ok) {
         if (failing) request.log.warn("readiness: the database answers again");
         failing = false;
-        return { status: "ready" as const, database: "ok" as const };
+        // Reported, never a reason to be unready: a load balancer would take every replica out for a dependency that
+        // only some routes need.
+        return { status: "ready" as const, database: "ok" as const, indexer: await fastify.services.indexerReadiness() };
       }
       // Once per outage, not once per request: a flood of health checks would drown the log.
       if (!failing) request.log.warn({ err: outcome.error }, "readiness check failed");

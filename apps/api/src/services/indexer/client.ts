@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nullifierHashToHex, type IndexerApi } from "@oro/clients";
 import type { Address, Hex } from "viem";
+import type { UnreadableEvent } from "../../lib/chain-follower.js";
 import { keepAliveAgents, readAnswer, type HttpAnswer } from "../../lib/http-client.js";
 
 /**
@@ -31,9 +32,11 @@ export interface IndexerClient {
   /** The World ID 4.0 session of the wallet's human, if they enrolled (`GET /world-id/:address`). */
   worldIdStatus(address: Address): Promise<IndexedWorldIdStatus>;
   /** Up to `limit` mints after the cursor (null: from the first) in chain order (`GET /mints?after=…&limit=…`). */
-  mintsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<FollowedMint[]>;
+  mintsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<(FollowedMint | UnreadableEvent)[]>;
   /** Up to `limit` voucher payouts after the cursor in chain order (`GET /referral-payouts?after=…&limit=…`). */
-  payoutsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<FollowedPayout[]>;
+  payoutsAfter(after: IndexerApi.ChainCursor | null, limit: number): Promise<(FollowedPayout | UnreadableEvent)[]>;
+  /** Whether indexing keeps up with the chain (`GET /health/indexing`, which answers 503 unless current). */
+  indexingHealth(): Promise<IndexedIndexingHealth>;
 }
 
 /** The indexer did not answer, or answered something unusable. Callers turn it into a 503. */
@@ -97,11 +100,34 @@ const worldIdStatusSchema = readsAnswer<IndexerApi.WorldIdStatusResponse>()(z.ob
 }));
 
 const cursor = z.string().regex(/^\d{1,100}$/);
+const UINT256_MAX = 2n ** 256n - 1n;
 
-const followedMintSchema = readsAnswer<IndexerApi.Claim>()(z.object({ cursor, receiver: hex.transform((value): Address => value) }));
-const followedPayoutSchema = readsAnswer<IndexerApi.ReferralPayout>()(z.object({ cursor, nonce: decimal }));
+const followedMintSchema = readsAnswer<IndexerApi.Claim>()(z.object({ cursor, receiver: z.string().regex(/^0x[0-9a-fA-F]{40}$/).transform((value) => value.toLowerCase() as Address) }));
+const followedPayoutSchema = readsAnswer<IndexerApi.ReferralPayout>()(z.object({ cursor, nonce: decimal.refine((nonce) => nonce <= UINT256_MAX, "a nonce is a uint256") }));
+
+/**
+ * The items of a list in chain order, each read on its own: one the client cannot read becomes an UnreadableEvent
+ * (with its cursor when that much is readable), which the follower skips, instead of failing the page and with it
+ * every later pass.
+ */
+function readEach<T>(items: unknown[], schema: z.ZodType<T>): (T | UnreadableEvent)[] {
+  return items.map((item) => {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) return parsed.data;
+    const place = cursor.safeParse(typeof item === "object" && item !== null ? (item as { cursor?: unknown }).cursor : undefined);
+    const reason = parsed.error.issues.map((issue) => `${issue.path.join(".") || "item"}: ${issue.message}`).join("; ");
+    return { cursor: place.success ? place.data : null, unreadable: reason.slice(0, 500) };
+  });
+}
+
+const indexingHealthSchema = readsAnswer<IndexerApi.IndexingHealthResponse>()(z.object({
+  state: z.enum(["current", "behind", "backfilling"]),
+  lagBlocks: z.number().int().nonnegative().nullable(),
+  lagSeconds: z.number().nonnegative().nullable(),
+}));
 
 export type IndexedWorldIdStatus = z.output<typeof worldIdStatusSchema>;
+export type IndexedIndexingHealth = z.output<typeof indexingHealthSchema>;
 export type FollowedMint = z.output<typeof followedMintSchema>;
 export type FollowedPayout = z.output<typeof followedPayoutSchema>;
 export type IndexedClaim = z.output<typeof claimSchema>;
@@ -112,8 +138,9 @@ export type IndexedTokenStats = z.output<typeof tokenStatsSchema>;
 const claimsResponse = readsAnswer<IndexerApi.ClaimsResponse>()(z.object({ claims: z.array(claimSchema) }));
 const humansResponse = readsAnswer<IndexerApi.WalletHumansResponse>()(z.object({ humans: z.array(hex) }));
 const noncesResponse = readsAnswer<IndexerApi.ReferralNoncesResponse>()(z.object({ claimed: z.array(decimal) }));
-const mintsResponse = readsAnswer<IndexerApi.MintsResponse>()(z.object({ mints: z.array(followedMintSchema) }));
-const payoutsResponse = readsAnswer<IndexerApi.ReferralPayoutsResponse>()(z.object({ payouts: z.array(followedPayoutSchema) }));
+// The lists followed in chain order: the envelope must be right, each item is read on its own (readEach).
+const mintsResponse = readsAnswer<IndexerApi.MintsResponse>()(z.object({ mints: z.array(z.unknown()) }));
+const payoutsResponse = readsAnswer<IndexerApi.ReferralPayoutsResponse>()(z.object({ payouts: z.array(z.unknown()) }));
 
 /** The indexer's page size limit for listings, and the most nonces one lookup may name. */
 export const INDEXER_MAX_LIMIT = 100;
@@ -161,14 +188,15 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
   const base = options.baseUrl.replace(/\/+$/, "");
   const getUrl = keepAliveGetter(options.timeoutMs);
 
-  async function get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  /** The answer on `path`, read by `schema`; `alsoOn503`: a 503 carries the answer too (GET /health/indexing). */
+  async function get<T>(path: string, schema: z.ZodType<T>, alsoOn503 = false): Promise<T> {
     let answer: HttpAnswer;
     try {
       answer = await getUrl(`${base}${path}`);
     } catch (error) {
       throw new IndexerUnavailableError(`indexer request ${path} failed: ${(error as Error).message}`, { cause: error });
     }
-    if (answer.status < 200 || answer.status >= 300) {
+    if ((answer.status < 200 || answer.status >= 300) && !(alsoOn503 && answer.status === 503)) {
       throw new IndexerUnavailableError(`indexer request ${path} answered ${answer.status}`);
     }
     let body: unknown;
@@ -218,10 +246,13 @@ export function createHttpIndexerClient(options: { baseUrl: string; timeoutMs: n
       return claimed;
     },
     async mintsAfter(after, limit) {
-      return (await get(`/mints?limit=${limit}${after === null ? "" : `&after=${after}`}`, mintsResponse)).mints;
+      return readEach((await get(`/mints?limit=${limit}${after === null ? "" : `&after=${after}`}`, mintsResponse)).mints, followedMintSchema);
     },
     async payoutsAfter(after, limit) {
-      return (await get(`/referral-payouts?limit=${limit}${after === null ? "" : `&after=${after}`}`, payoutsResponse)).payouts;
+      return readEach((await get(`/referral-payouts?limit=${limit}${after === null ? "" : `&after=${after}`}`, payoutsResponse)).payouts, followedPayoutSchema);
+    },
+    indexingHealth() {
+      return get("/health/indexing", indexingHealthSchema, true);
     },
     async worldIdStatus(address) {
       const { session, movedToWorldId4 } = await get(`/world-id/${address.toLowerCase()}`, worldIdStatusSchema);

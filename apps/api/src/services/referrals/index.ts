@@ -13,7 +13,7 @@ import type { ListedMint } from "./humans.js";
 import { createReferralEarnings, PAYOUTS_FOLLOWER } from "./earnings.js";
 import { chainCursorAt } from "@oro/clients";
 import { createChainFollower } from "../../lib/chain-follower.js";
-import { INDEXER_FOLLOW_LIMIT } from "../indexer/index.js";
+import { INDEXER_FOLLOW_LIMIT, IndexerUnavailableError } from "../indexer/index.js";
 import { voucherNonceLoader } from "../payouts/index.js";
 
 export type { AcceptInput, Eligibility, EligibilityReason } from "./acceptance.js";
@@ -82,12 +82,16 @@ export function createReferralService(options: ReferralServiceOptions) {
     log,
   });
   // The indexer's events in chain order, so that nothing waits for a sweep or a read to ask: a mint decides the
-  // referrals waiting for it, a payout records its voucher paid. Pages of the most the indexer lists at once.
+  // referrals waiting for it, a payout records its voucher paid. Pages of the most the indexer lists at once. An event
+  // that fails to apply is tried again next pass, and skipped after a few (chain-follower.ts) unless the indexer could
+  // not tell: then the follower waits for it.
+  const mayRetry = (error: unknown) => error instanceof IndexerUnavailableError;
   const mintsFollower = createChainFollower({
     database,
     name: "mints",
     fetch: (after, limit) => indexer.mintsAfter(after, limit),
     apply: async (mints) => void (await activation.activateAfterMints(mints.map((mint) => mint.receiver))),
+    mayRetry,
     pageSize: INDEXER_FOLLOW_LIMIT,
     leaseMs: options.follow.leaseMs,
     // A mint a reorganisation moved under the follower is left to the sweep: mints come a thousand a block at times.
@@ -101,6 +105,7 @@ export function createReferralService(options: ReferralServiceOptions) {
     name: PAYOUTS_FOLLOWER,
     fetch: (after, limit) => indexer.payoutsAfter(after, limit),
     apply: async (payouts) => void (await earnings.recordPaid(payouts.map((payout) => payout.nonce))),
+    mayRetry,
     pageSize: INDEXER_FOLLOW_LIMIT,
     leaseMs: options.follow.leaseMs,
     // Reads see no other check of a voucher while the follower is current: twice the depth Ponder itself reorganises on
