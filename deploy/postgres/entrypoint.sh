@@ -1,13 +1,18 @@
 #!/bin/sh
-# The official postgres image's interface, for the rehearsal's PostgreSQL built from Debian's packages
-# (build-images.sh puts this in the base): POSTGRES_USER, POSTGRES_PASSWORD and POSTGRES_DB create the cluster in
-# $PGDATA on the first start; then the server runs in the foreground, listening on every address (password auth).
+# The postgres image's entrypoint, with the official image's interface: POSTGRES_USER, POSTGRES_PASSWORD (or
+# POSTGRES_PASSWORD_FILE, a Docker secret) and POSTGRES_DB create the cluster in $PGDATA on the first start; then
+# the server runs in the foreground, listening on every address (password auth), with its settings as arguments.
+# Durability is PostgreSQL's default and stays so: fsync, synchronous_commit and full_page_writes on (the
+# rehearsal's drill kills the server with writes in flight and finds every acknowledged one).
 set -eu
 PGDATA=${PGDATA:-/var/lib/postgresql/data}
 user=${POSTGRES_USER:-postgres}
 db=${POSTGRES_DB:-$user}
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
-  : "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD}"
+  if [ -n "${POSTGRES_PASSWORD_FILE:-}" ]; then
+    POSTGRES_PASSWORD=$(cat "$POSTGRES_PASSWORD_FILE")
+  fi
+  : "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD or POSTGRES_PASSWORD_FILE}"
   pwfile=$(mktemp)
   printf '%s\n' "$POSTGRES_PASSWORD" >"$pwfile"
   initdb -D "$PGDATA" -U "$user" --pwfile="$pwfile" -E UTF8 --locale=C.UTF-8 --auth-local=trust --auth-host=scram-sha-256 >/dev/null
