@@ -450,6 +450,7 @@ function refuseDevelopmentKeys(config: Config): void {
  */
 export const FILE_SETTINGS = [
   "DATABASE_URL",
+  "RPC_URL",
   "RATE_LIMIT_REDIS_URL",
   "CLAIM_SIGNER_PRIVATE_KEY",
   "PAYOUT_WALLET_PRIVATE_KEY",
