@@ -147,3 +147,24 @@ for entry in "${BUILT[@]}"; do
   printf '  %-32s %5d MB  (budget %5d MB)  %s\n' "$image" "$mb" "$budget" "$verdict"
 done
 [ "$over" = 0 ] || { echo "rehearsal: an image is over its size budget" >&2; exit 1; }
+
+# What ships in the app images: production dependencies only (none of the package's development dependencies), no
+# tests, no TypeScript sources of the API (it runs transpiled), no package manager.
+shipped() { # image, package.json, what must not be there (a find expression's names)
+  local image=$1 manifest=$2 dev present
+  dev=$(node -e 'const p = require(process.argv[1]); const prod = new Set(Object.keys(p.dependencies ?? {})); console.log(Object.keys(p.devDependencies ?? {}).filter((n) => !prod.has(n)).join(" "))' "$manifest")
+  present=$("$DOCKER" run --rm --network none --entrypoint sh "$image" -c '
+    cd /app && for name in "$@"; do [ ! -e "node_modules/$name" ] || echo "dependency:$name"; done
+    [ ! -d test ] || echo "tests:/app/test"
+    command -v npm pnpm npx 2>/dev/null | sed "s/^/package manager:/"' sh $dev)
+  echo "  $image: $(echo "$dev" | wc -w) development dependencies of its package checked, found: ${present:-none}"
+  [ -z "$present" ]
+}
+echo "what the app images ship:"
+ok=1
+shipped "${ORO_IMAGE_PREFIX:-oro}-api:${API_VERSION:-latest}" "$REPO_ROOT/apps/api/package.json" || ok=0
+shipped "${ORO_IMAGE_PREFIX:-oro}-indexer:${INDEXER_VERSION:-latest}" "$REPO_ROOT/apps/indexer/package.json" || ok=0
+sources=$("$DOCKER" run --rm --network none --entrypoint sh "${ORO_IMAGE_PREFIX:-oro}-api:${API_VERSION:-latest}" -c 'find /app/src /app/scripts -name "*.ts" | wc -l')
+echo "  the API's TypeScript files in its image: $sources (it runs the transpiled JavaScript)"
+[ "$sources" = 0 ] || ok=0
+[ "$ok" = 1 ] || { echo "rehearsal: an app image ships what it should not" >&2; exit 1; }

@@ -97,7 +97,7 @@ wait_healthy() { # timeout in seconds
         grep -vc 'health: starting\|unhealthy' || true)
       [ "$running" -ge "$want" ] || missing="$missing $service"
     done
-    [ -n "$(containers_of_state migrate exited)" ] || missing="$missing migrate"
+    [ -n "$("$DOCKER" ps -aq --filter "label=com.docker.swarm.service.name=${STACK}_migrate" --filter exited=0)" ] || missing="$missing migrate"
     if [ -z "$missing" ]; then
       echo "$states" | sort | sed 's/^/  /'
       return 0
