@@ -155,6 +155,8 @@ shipped() { # image, package.json, what must not be there (a find expression's n
   dev=$(node -e 'const p = require(process.argv[1]); const prod = new Set(Object.keys(p.dependencies ?? {})); console.log(Object.keys(p.devDependencies ?? {}).filter((n) => !prod.has(n)).join(" "))' "$manifest")
   present=$("$DOCKER" run --rm --network none --entrypoint sh "$image" -c '
     cd /app && for name in "$@"; do [ ! -e "node_modules/$name" ] || echo "dependency:$name"; done
+    # The Prisma CLI (a peer the lockfile installs beside its client) generated the client at build time only.
+    ls -d node_modules/.pnpm/prisma@* 2>/dev/null | sed "s/^/tool:/"
     [ ! -d test ] || echo "tests:/app/test"
     command -v npm pnpm npx 2>/dev/null | sed "s/^/package manager:/"' sh $dev)
   echo "  $image: $(echo "$dev" | wc -w) development dependencies of its package checked, found: ${present:-none}"
