@@ -13,7 +13,8 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
     POSTGRES_PASSWORD=$(cat "$POSTGRES_PASSWORD_FILE")
   fi
   : "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD or POSTGRES_PASSWORD_FILE}"
-  pwfile=$(mktemp)
+  # The socket folder: the one place besides the data this read-only container writes.
+  pwfile=$(mktemp -p /run/postgresql)
   printf '%s\n' "$POSTGRES_PASSWORD" >"$pwfile"
   initdb -D "$PGDATA" -U "$user" --pwfile="$pwfile" -E UTF8 --locale=C.UTF-8 --auth-local=trust --auth-host=scram-sha-256 >/dev/null
   rm -f "$pwfile"

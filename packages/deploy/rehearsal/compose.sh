@@ -53,8 +53,8 @@ write_compose_env() {
     key CLAIM_SIGNER_PRIVATE_KEY >"$secrets/claim_signer_key"
     key PAYOUT_WALLET_PRIVATE_KEY >"$secrets/payout_wallet_key"
     key WORLD_ID_SIGNING_KEY >"$secrets/world_id_signing_key"
-    : >"$secrets/world_app_api_key"
-    : >"$secrets/price_api_key"
+    echo >"$secrets/world_app_api_key"
+    echo >"$secrets/price_api_key"
     echo "http://alert-sink:9095/operator" >"$secrets/alert_webhook_url"
     echo "http://alert-sink:9095/deadmans-switch" >"$secrets/deadmans_switch_url"
     umask 022
@@ -154,4 +154,7 @@ remove_stack() {
     waited=$((waited + 1))
   done
   "$DOCKER" volume ls -q --filter "label=com.docker.stack.namespace=$STACK" | xargs -r "$DOCKER" volume rm -f >/dev/null 2>&1 || true
+  # Secrets and configs cannot change in place: the next run's (new keys, an edited file) need fresh ones.
+  "$DOCKER" secret ls -q --filter "label=com.docker.stack.namespace=$STACK" 2>/dev/null | xargs -r "$DOCKER" secret rm >/dev/null 2>&1 || true
+  "$DOCKER" config ls -q --filter "label=com.docker.stack.namespace=$STACK" 2>/dev/null | xargs -r "$DOCKER" config rm >/dev/null 2>&1 || true
 }
