@@ -1,6 +1,7 @@
 #!/bin/sh
 # The web container's entrypoint: caps how many connections one client address holds open to Caddy, then runs
-# Caddy (the image's command) without the capability that set the cap.
+# Caddy (the image's command) as the user caddy, with no capability left (the container starts as root with only
+# NET_ADMIN for the cap and SETUID, SETGID and SETPCAP to give them up: compose's cap_add).
 #
 # Caddy 2.6 has no such cap, and its timeouts bound one slow connection, not thousands of them from one address.
 # The cap is a firewall rule in this container's own network namespace (nftables `ct count`): a connection over
@@ -43,5 +44,6 @@ else
   echo "web: no cap on connections per client address here (CONNECTIONS_PER_ADDRESS=0): the load balancer in front must cap them"
 fi
 
-# Caddy never needs NET_ADMIN: removed from the bounding set, it is gone for good once Caddy is exec'd.
-exec setpriv --bounding-set=-net_admin --inh-caps=-net_admin -- "$@"
+# Caddy needs no capability (port 8080, files it owns): as the user caddy, with an empty bounding set and no new
+# privileges, none can come back once it is exec'd.
+exec setpriv --reuid=caddy --regid=caddy --init-groups --bounding-set=-all --inh-caps=-all --no-new-privs -- "$@"

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { addresses, CHAIN_IDS, CLAIM_ACTION, DEV_PRIVATE_KEYS, DEV_PROFILE, devServiceUrl, ENROLMENT_ACTION, deployments } from "@oro/clients";
@@ -130,7 +131,14 @@ const schema = z.object({
   /** Connections each process opens to PostgreSQL at most (Prisma and the hot statements share them). */
   DATABASE_POOL_SIZE: integer(1, 500).default(10),
   PGLITE_DATA_DIR: z.string().default(path.join(appRoot, ".data", "pglite")),
-  MIGRATE_ON_START: booleanString.default(true),
+  /**
+   * true: apply the migrations at start (under an advisory lock); wait: a release step applies them (the compose
+   * file's `migrate` service), and the process waits until every migration it carries is applied, up to
+   * MIGRATION_WAIT; false: neither.
+   */
+  MIGRATE_ON_START: z.enum(["true", "false", "1", "0", "wait"]).default("true")
+    .transform((value) => (value === "wait" ? "wait" : value === "true" || value === "1" ? "apply" : "skip")),
+  MIGRATION_WAIT: duration.default(600_000),
   /** How old the database check behind GET /api/ready may be (one check per interval, shared by every caller). */
   READY_CHECK_INTERVAL: duration.default(1_000),
   /** A database check that has not answered by then makes GET /api/ready answer 503 (Docker's healthcheck waits 5 s). */
@@ -306,7 +314,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
     database: raw.DATABASE_URL
       ? ({ kind: "postgres", url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } as const)
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
-    migrateOnStart: raw.MIGRATE_ON_START,
+    migrations: { onStart: raw.MIGRATE_ON_START, waitMs: raw.MIGRATION_WAIT },
     readiness: { intervalMs: raw.READY_CHECK_INTERVAL, timeoutMs: raw.READY_CHECK_TIMEOUT },
     shutdownGraceMs:
       raw.SHUTDOWN_GRACE ??
@@ -455,6 +463,36 @@ function refuseDevelopmentKeys(config: Config): void {
 }
 
 /**
+ * The secrets, which may be read from a file named by `<NAME>_FILE` instead (a Docker secret under /run/secrets),
+ * so that they never show in the container's environment (`docker inspect`). An empty file counts as unset.
+ */
+export const FILE_SETTINGS = [
+  "DATABASE_URL",
+  "RPC_URL",
+  "RATE_LIMIT_REDIS_URL",
+  "CLAIM_SIGNER_PRIVATE_KEY",
+  "PAYOUT_WALLET_PRIVATE_KEY",
+  "WORLD_ID_SIGNING_KEY",
+  "WORLD_APP_API_KEY",
+  "PRICE_API_KEY",
+] as const;
+
+function readSettingFiles(values: Record<string, string>): void {
+  for (const key of FILE_SETTINGS) {
+    const file = values[`${key}_FILE`];
+    if (file === undefined) continue;
+    if (values[key] !== undefined) throw new ConfigError(`${key} and ${key}_FILE are both set: set one`);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8").trim();
+    } catch (error) {
+      throw new ConfigError(`${key}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    if (text !== "") values[key] = text;
+  }
+}
+
+/**
  * Parses a configuration from `source` (process.env by default). Outside production the development
  * profile fills what is unset; in production anything missing is listed in one ConfigError.
  */
@@ -463,6 +501,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   for (const [key, value] of Object.entries(source)) {
     if (value !== undefined && value.trim() !== "") values[key] = value.trim();
   }
+  readSettingFiles(values);
   const production = values.NODE_ENV === "production";
   const missing: string[] = [];
   for (const key of Object.keys(DEVELOPMENT_DEFAULTS) as DevelopmentSetting[]) {

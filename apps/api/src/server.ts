@@ -1,8 +1,12 @@
 import { buildApp } from "./app.js";
 import { openDatabase } from "./db/database.js";
+import { waitForMigrations } from "./db/migrate.js";
 import { ConfigError, loadConfig, type Config } from "./env.js";
 
-/** Starts the API: config, database (migrated unless MIGRATE_ON_START=false), listen, graceful shutdown. */
+/**
+ * Starts the API: config, database (migrated, or waited for until the release step migrated it: MIGRATE_ON_START),
+ * listen, graceful shutdown.
+ */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -15,7 +19,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const database = await openDatabase(config.database);
-  if (config.migrateOnStart) await database.migrate();
+  if (config.migrations.onStart === "apply") await database.migrate();
+  if (config.migrations.onStart === "wait") {
+    await waitForMigrations((sql) => database.prisma.$queryRawUnsafe(sql), {
+      waitMs: config.migrations.waitMs,
+      onWait: (pending) => console.log(`ORO API: waiting for the release step to apply ${pending.length} migrations (${pending.join(", ")})`),
+    });
+  }
   const app = await buildApp({ config, database });
 
   let closing = false;

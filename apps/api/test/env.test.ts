@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { CHAIN_IDS, CLAIM_ACTION, deployments } from "@oro/clients";
 import { parseUnits } from "viem";
 import { describe, expect, it } from "vitest";
@@ -139,6 +142,39 @@ describe("configuration", () => {
   it("takes World ID 4.0's enrolment action from the chain's deployment record, unless WORLD_ID_ENROLMENT_ACTION says", () => {
     expect(loadConfig({}).worldId).toMatchObject({ action: CLAIM_ACTION, enrolmentAction: deployments[CHAIN_IDS.development].worldId.enrolmentAction });
     expect(loadConfig({ WORLD_ID_ENROLMENT_ACTION: "oro-enrolment-2" }).worldId.enrolmentAction).toBe("oro-enrolment-2");
+  });
+
+  it("reads each secret from a file (a Docker secret) named by <NAME>_FILE, never from both, and names a file it cannot read", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "oro-api-secrets-"));
+    const secret = (name: string, text: string) => {
+      writeFileSync(path.join(folder, name), text);
+      return path.join(folder, name);
+    };
+    const { CLAIM_SIGNER_PRIVATE_KEY: _key, DATABASE_URL: _url, ...rest } = productionBase;
+    const fromFiles = {
+      ...rest,
+      CLAIM_SIGNER_PRIVATE_KEY_FILE: secret("claim_signer_key", `0x${"11".repeat(32)}\n`),
+      DATABASE_URL_FILE: secret("database_url", "postgresql://oro:s3cret@db/oro\n"),
+      RATE_LIMIT_REDIS_URL_FILE: secret("redis_url", "redis://:s3cret@redis:6379"),
+      // An optional secret left empty (no auto payouts) counts as unset.
+      PAYOUT_WALLET_PRIVATE_KEY_FILE: secret("payout_wallet_key", ""),
+    };
+    const config = loadConfig(fromFiles);
+    expect(config.claimSignerKey).toBe(`0x${"11".repeat(32)}`);
+    expect(config.database).toMatchObject({ kind: "postgres", url: "postgresql://oro:s3cret@db/oro" });
+    expect(config.rateLimit.redisUrl).toBe("redis://:s3cret@redis:6379");
+    expect(config.payoutWalletKey).toBeUndefined();
+    expect(() => loadConfig({ ...fromFiles, DATABASE_URL: "postgresql://oro@db/oro" })).toThrow(new ConfigError("DATABASE_URL and DATABASE_URL_FILE are both set: set one"));
+    expect(() => loadConfig({ ...fromFiles, WORLD_ID_SIGNING_KEY: undefined, WORLD_ID_SIGNING_KEY_FILE: path.join(folder, "missing") }))
+      .toThrow(new ConfigError(`WORLD_ID_SIGNING_KEY_FILE: cannot read ${path.join(folder, "missing")} (ENOENT)`));
+    expect(() => loadConfig({ ...fromFiles, CLAIM_SIGNER_PRIVATE_KEY_FILE: secret("empty", "") })).toThrow(/needs these settings.*CLAIM_SIGNER_PRIVATE_KEY/);
+  });
+
+  it("applies migrations at start, waits for the release step's, or neither (MIGRATE_ON_START)", () => {
+    expect(loadConfig({}).migrations).toEqual({ onStart: "apply", waitMs: 600_000 });
+    expect(loadConfig({ MIGRATE_ON_START: "wait", MIGRATION_WAIT: "2m" }).migrations).toEqual({ onStart: "wait", waitMs: 120_000 });
+    expect(loadConfig({ MIGRATE_ON_START: "false" }).migrations.onStart).toBe("skip");
+    expect(() => loadConfig({ MIGRATE_ON_START: "later" })).toThrow(/MIGRATE_ON_START/);
   });
 
   it("refuses malformed values with the variable's name", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readMigrations } from "../src/db/migrate.js";
+import { pendingMigrations, readMigrations, waitForMigrations } from "../src/db/migrate.js";
 import { createAllowList } from "../src/services/referrals/allow-list.js";
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from "./helpers/database.js";
 
@@ -55,6 +55,28 @@ describe("the migration runner", () => {
     const recorded = await db.database.prisma.$queryRaw<{ n: bigint }[]>`
       SELECT count(*)::bigint AS n FROM "_prisma_migrations" WHERE migration_name = '29990102000000_broken'`;
     expect(Number(recorded[0]?.n)).toBe(0);
+  });
+
+  it("tells a replica that waits for the release step what is not applied yet, and lets it go once it is", async () => {
+    const query = <Row>(sql: string) => db.database.prisma.$queryRawUnsafe<Row[]>(sql);
+    const existing = await readMigrations();
+    expect(await pendingMigrations(query)).toEqual([]);
+    const next = { name: "29990103000000_release_step", sql: 'CREATE TABLE "release_probe" ("id" INT);', checksum: "c".repeat(64) };
+    expect(await pendingMigrations(query, [...existing, next])).toEqual([next.name]);
+
+    const told: string[][] = [];
+    const waiting = waitForMigrations(query, { waitMs: 10_000, pollMs: 50, migrations: [...existing, next], onWait: (pending) => told.push(pending) });
+    let done = false;
+    void waiting.then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(done).toBe(false);
+    expect(told).toEqual([[next.name]]);
+    await db.database.migrate([...existing, next]);
+    await waiting;
+
+    const later = { ...next, name: "29990104000000_never_applied" };
+    await expect(waitForMigrations(query, { waitMs: 100, pollMs: 20, migrations: [...existing, next, later] }))
+      .rejects.toThrow("waited 0 s for the release step's migrations: not applied: 29990104000000_never_applied");
   });
 
   it("enforces in the database what no code path may break", async () => {

@@ -1,14 +1,28 @@
+import { readFileSync } from "node:fs";
 import { CHAIN_IDS, DEV_PROFILE } from "@oro/clients";
 
 /**
- * The indexer's configuration, read from the environment here and nowhere else. Nothing here is a secret;
- * every default is the local development chain's.
+ * The indexer's configuration, read from the environment here and nowhere else. Every default is the local
+ * development chain's. The database URL (its password) and the RPC URLs (an API key) may come from a file instead,
+ * `<NAME>_FILE` (a Docker secret), so that they never show in the container's environment.
  */
 
 /** The chains the indexer knows, by the names `CHAIN_IDS` gives them. */
 export type IndexedChainName = keyof typeof CHAIN_IDS;
 
+/** The settings that may be read from a file named by `<NAME>_FILE`. An empty file counts as unset. */
+export const FILE_SETTINGS = ["DATABASE_URL", "WORLDCHAIN_RPC_URL", "LOCAL_RPC_URL"] as const;
+
 function read(name: string): string | undefined {
+  const file = (FILE_SETTINGS as readonly string[]).includes(name) ? process.env[`${name}_FILE`]?.trim() : undefined;
+  if (file) {
+    if (process.env[name]?.trim()) throw new Error(`${name} and ${name}_FILE are both set: set one`);
+    try {
+      return readFileSync(file, "utf8").trim() || undefined;
+    } catch (error) {
+      throw new Error(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
   const value = process.env[name]?.trim();
   return value === "" ? undefined : value;
 }

@@ -1,40 +1,38 @@
 #!/usr/bin/env bash
-# Builds every ORO image from deploy/Dockerfile on a machine that reaches no image registry: the bases the
-# Dockerfile names (node, caddy) and the compose file's postgres and redis are assembled from Debian trixie's
-# packages (debootstrap, then `docker import`) and passed as build arguments; Node packages come from the npm
-# registry over the host's network, verified against $SSL_CERT_FILE (a BuildKit secret, never in a layer).
+# Builds every image of docker-compose.yml, as `docker compose build` would, on a machine that reaches no image
+# registry: each service's stage of deploy/Dockerfile with the compose file's own target and arguments (read from
+# it with `docker-compose config`), all at once (BuildKit builds the stages they share once). The one difference
+# is the base: DEBIAN_IMAGE, Docker Hub's debian:trixie-slim for a user, is made here with debootstrap (Debian
+# trixie minbase with the same apt sources) and kept as a tarball in $ORO_REHEARSAL_DIR, so a later run, or a new
+# engine, imports it in seconds. Node packages come from the npm registry over the host's network, verified against
+# $SSL_CERT_FILE (a BuildKit secret, never in a layer).
 #
 #   packages/deploy/rehearsal/build-images.sh        (as root: debootstrap and dockerd need it)
 #
-# Starts its own dockerd unless DOCKER_HOST answers (lib.sh), and stops it at the end. Idempotent: the Debian
-# bases are built once per package list (tagged with its hash) and the images reuse BuildKit's layer cache, so a
-# second run takes seconds. Prints each image's build time; writes the bases' names to
-# $ORO_REHEARSAL_DIR/bases.env for up.sh. The web image is built for the rehearsal (rehearsal.env) unless
-# CHAIN_ID etc. are set in the environment.
+# Starts its own dockerd unless DOCKER_HOST answers (lib.sh), and stops it at the end. Prints each image's build
+# time and size against its budget (a size over budget fails the build: a runtime image that grew has picked up
+# something it should not ship). The web image is built for the rehearsal (rehearsal.env) unless CHAIN_ID etc.
+# are set in the environment.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 trap stop_dockerd EXIT
 
 # What the web image bakes in: the environment's settings first, then the rehearsal's.
-set -a
-while IFS='=' read -r key value; do
-  case "$key" in '' | \#*) continue ;; esac
-  [ -n "${!key+x}" ] || eval "$key=\$value"
-done <"$REHEARSAL_LIB_DIR/rehearsal.env"
-set +a
+load_rehearsal_env
 
 SUITE=trixie
 # The machine's own Debian mirror (the one apt uses), else Debian's.
 MIRROR=${DEBIAN_MIRROR:-$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null | sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/*$/\1/p' | head -1 || true)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
-# One root for every base (Node.js 20.19 and npm, Caddy 2.6 with nftables for its per-address connection cap,
-# PostgreSQL 17, Redis 8, Prometheus for the monitoring profile, wget for healthchecks):
-# built once, imported once, each base a thin layer over it with its own user, entrypoint and command.
-# debootstrap lays down the minimal system; apt-get in the root installs the rest (debootstrap's own resolver
-# leaves npm's dependencies unconfigured).
-PACKAGES="nodejs npm caddy nftables postgresql-17 redis-server prometheus wget"
-BASE_HASH=$( (echo "$SUITE $PACKAGES"; cat "$REHEARSAL_LIB_DIR/postgres-entrypoint.sh") | sha256sum | cut -c1-12)
-ROOT_IMAGE="oro-debian/root:$BASE_HASH"
+# The base changes with this recipe and once a week (a new point release's packages come with the image builds'
+# own apt-get, so a stale base only costs them more downloads).
+BASE_RECIPE="debootstrap --variant=minbase $SUITE; sources $SUITE $SUITE-updates $SUITE-security; week $(date -u +%G-%V)"
+BASE_HASH=$(echo "$BASE_RECIPE" | sha256sum | cut -c1-12)
+export DEBIAN_IMAGE="oro-debian/$SUITE:$BASE_HASH"
+
+# Size budgets (MB) of the images that ship: a runtime image over its budget has picked up what it should not.
+declare -A BUDGET_MB=([api]=560 [indexer]=700 [web]=230 [postgres]=500 [redis]=170 [prometheus]=340
+  [alertmanager]=200 [postgres-exporter]=170 [redis-exporter]=170 [node-exporter]=170 [chain]=2500)
 
 ensure_dockerd
 
@@ -43,104 +41,132 @@ timed() { # name, command...: runs it and remembers how long it took
   shift
   start=$(date +%s)
   "$@"
-  TIMES+=("$(printf '%-22s %4d s' "$name" $(($(date +%s) - start)))")
+  TIMES+=("$(printf '%-24s %4d s' "$name" $(($(date +%s) - start)))")
 }
 TIMES=()
 
-build_root() {
-  if "$DOCKER" image inspect "$ROOT_IMAGE" >/dev/null 2>&1; then
-    log "Debian base $ROOT_IMAGE already built"
+build_base() {
+  if "$DOCKER" image inspect "$DEBIAN_IMAGE" >/dev/null 2>&1; then
+    log "Debian base $DEBIAN_IMAGE already in the engine"
     return 0
   fi
-  command -v debootstrap >/dev/null || { echo "rehearsal: no debootstrap (apt-get install debootstrap)" >&2; return 1; }
-  local root="$REHEARSAL_DIR/root-$BASE_HASH"
-  # A root left by an interrupted run is reused once debootstrap had finished it.
-  if [ ! -e "$root/.oro-debootstrap-done" ]; then
+  local tarball="$REHEARSAL_DIR/debian-$SUITE-$BASE_HASH.tar"
+  if [ ! -s "$tarball" ]; then
+    command -v debootstrap >/dev/null || { echo "rehearsal: no debootstrap (apt-get install debootstrap)" >&2; return 1; }
+    local root="$REHEARSAL_DIR/root-$BASE_HASH"
     rm -rf "$root"
-    log "debootstrap $SUITE from $MIRROR, then apt-get install $PACKAGES (a few minutes)"
-    debootstrap --variant=minbase --include=ca-certificates,passwd "$SUITE" "$root" "$MIRROR" >"$REHEARSAL_DIR/logs/debootstrap.log" 2>&1 ||
+    log "debootstrap $SUITE (minbase) from $MIRROR"
+    debootstrap --variant=minbase "$SUITE" "$root" "$MIRROR" >"$REHEARSAL_DIR/logs/debootstrap.log" 2>&1 ||
       { tail -20 "$REHEARSAL_DIR/logs/debootstrap.log" >&2; return 1; }
-    cp /etc/resolv.conf "$root/etc/resolv.conf"
-    # No service starts inside the root.
-    printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-    chmod +x "$root/usr/sbin/policy-rc.d"
-    { chroot "$root" apt-get update -qq &&
-      DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends $PACKAGES; } \
-      >>"$REHEARSAL_DIR/logs/debootstrap.log" 2>&1 || { tail -20 "$REHEARSAL_DIR/logs/debootstrap.log" >&2; return 1; }
-    rm -f "$root/usr/sbin/policy-rc.d" "$root/etc/resolv.conf"
-    touch "$root/.oro-debootstrap-done"
+    # The apt sources of Docker Hub's debian:trixie-slim: the release, its updates and its security updates.
+    rm -f "$root/etc/apt/sources.list"
+    cat >"$root/etc/apt/sources.list.d/debian.sources" <<SOURCES
+Types: deb
+URIs: $MIRROR
+Suites: $SUITE $SUITE-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: ${MIRROR%/debian}/debian-security
+Suites: $SUITE-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+    rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/*.log "$root/debootstrap"
+    tar -C "$root" --numeric-owner -c . >"$tarball.partial"
+    mv "$tarball.partial" "$tarball"
+    rm -rf "$root"
+    # Older bases are of no use any more.
+    find "$REHEARSAL_DIR" -maxdepth 1 -name "debian-$SUITE-*.tar" ! -name "$(basename "$tarball")" -delete
   fi
-  # The official node image's user (uid 1000), which the Dockerfile's app stages run as.
-  chroot "$root" id node >/dev/null 2>&1 || chroot "$root" useradd --create-home --uid 1000 --user-group --shell /bin/sh node
-  # PostgreSQL as the official image lays it out: the data folder (a new volume copies its owner), the socket
-  # folder, and the entrypoint; Debian's own cluster is not used.
-  rm -rf "$root/var/lib/postgresql/17" "$root/etc/postgresql/17"
-  install -m 0755 "$REHEARSAL_LIB_DIR/postgres-entrypoint.sh" "$root/usr/local/bin/postgres-entrypoint"
-  mkdir -p "$root/var/lib/postgresql/data" "$root/run/postgresql"
-  chroot "$root" chown postgres:postgres /var/lib/postgresql/data /run/postgresql
-  chmod 700 "$root/var/lib/postgresql/data"
-  mkdir -p "$root/etc/caddy" "$root/srv"
-  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/tmp/* "$root"/var/log/*.log
-  tar -C "$root" --numeric-owner --exclude=./.oro-debootstrap-done --exclude=./debootstrap -c . | "$DOCKER" import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - "$ROOT_IMAGE" >/dev/null
-  rm -rf "$root"
-  log "imported $ROOT_IMAGE"
+  "$DOCKER" import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'CMD ["bash"]' "$tarball" "$DEBIAN_IMAGE" >/dev/null
+  log "imported $DEBIAN_IMAGE"
 }
 
-# name, Dockerfile lines: a thin base over the root.
-thin_base() {
-  local name=$1
-  shift
-  # No network: the rehearsal's engine has no bridge, and a base's RUN needs none.
-  printf '%s\n' "FROM $ROOT_IMAGE" "$@" | "$DOCKER" build --network none -q -t "$name" - >/dev/null
+# "service target image arg=value…" for every service the compose file builds, resolved by docker-compose.
+compose_builds() {
+  docker-compose --project-directory "$REPO_ROOT" -f "$REPO_ROOT/docker-compose.yml" -f "$REHEARSAL_LIB_DIR/stack.yml" config |
+    node "$REHEARSAL_LIB_DIR/compose-builds.mjs"
 }
 
-build_bases() {
-  build_root
-  NODE_IMAGE="oro-debian/node:$BASE_HASH"
-  CADDY_IMAGE="oro-debian/caddy:$BASE_HASH"
-  POSTGRES_IMAGE="oro-debian/postgres:$BASE_HASH"
-  REDIS_IMAGE="oro-debian/redis:$BASE_HASH"
-  thin_base "$NODE_IMAGE" 'CMD ["node"]'
-  thin_base "$CADDY_IMAGE" 'WORKDIR /srv' 'CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]'
-  thin_base "$POSTGRES_IMAGE" 'ENV PATH=/usr/lib/postgresql/17/bin:/usr/local/bin:/usr/bin:/bin PGDATA=/var/lib/postgresql/data' \
-    'USER postgres' 'STOPSIGNAL SIGINT' 'ENTRYPOINT ["/usr/local/bin/postgres-entrypoint"]'
-  thin_base "$REDIS_IMAGE" 'USER redis' 'CMD ["redis-server"]'
-  # As the official image runs it: the compose file passes the flags; its data volume starts owned by the user.
-  PROMETHEUS_IMAGE="oro-debian/prometheus:$BASE_HASH"
-  thin_base "$PROMETHEUS_IMAGE" 'RUN mkdir -p /prometheus && chown nobody:nogroup /prometheus' 'USER nobody' 'ENTRYPOINT ["/usr/bin/prometheus"]'
-  cat >"$REHEARSAL_DIR/bases.env" <<BASES
-NODE_IMAGE=$NODE_IMAGE
-CADDY_IMAGE=$CADDY_IMAGE
-POSTGRES_IMAGE=$POSTGRES_IMAGE
-REDIS_IMAGE=$REDIS_IMAGE
-PROMETHEUS_IMAGE=$PROMETHEUS_IMAGE
-BASES
-}
-
-build_image() { # target, extra docker build arguments...
-  local target=$1
-  shift
-  log "building ${ORO_IMAGE_PREFIX:-oro}-$target"
-  "$DOCKER" build --network host --progress plain \
-    --secret "id=ca,src=${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" \
-    --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "CADDY_IMAGE=$CADDY_IMAGE" \
-    -f "$REPO_ROOT/deploy/Dockerfile" --target "$target" \
-    -t "${ORO_IMAGE_PREFIX:-oro}-$target:${ORO_VERSION:-latest}" "$@" "$REPO_ROOT" \
-    >"$REHEARSAL_DIR/logs/build-$target.log" 2>&1 ||
-    { echo "rehearsal: the $target image did not build; the end of its log:" >&2; tail -40 "$REHEARSAL_DIR/logs/build-$target.log" >&2; return 1; }
+build_images() {
+  local builds pids=() names=() line service target image args status=0 i
+  builds=$(compose_builds) || { echo "rehearsal: docker-compose config could not resolve docker-compose.yml" >&2; return 1; }
+  while read -r service target image args; do
+    local build_args=()
+    for arg in $args; do build_args+=(--build-arg "$arg"); done
+    (
+      started=$(date +%s)
+      "$DOCKER" build --network host --progress plain \
+        --secret "id=ca,src=${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" \
+        -f "$REPO_ROOT/deploy/Dockerfile" --target "$target" -t "$image" "${build_args[@]}" "$REPO_ROOT" \
+        >"$REHEARSAL_DIR/logs/build-$service.log" 2>&1
+      echo "$(($(date +%s) - started))" >"$REHEARSAL_DIR/logs/build-$service.seconds"
+    ) &
+    pids+=($!)
+    names+=("$service $image")
+  done <<<"$builds"
+  log "building ${#names[@]} images at once: $(printf '%s\n' "${names[@]}" | cut -d' ' -f1 | tr '\n' ' ')"
+  for i in "${!pids[@]}"; do
+    read -r service image <<<"${names[$i]}"
+    if wait "${pids[$i]}"; then
+      TIMES+=("$(printf '%-24s %4d s' "$image" "$(cat "$REHEARSAL_DIR/logs/build-$service.seconds")")")
+    else
+      echo "rehearsal: the $service image did not build; the end of its log:" >&2
+      tail -40 "$REHEARSAL_DIR/logs/build-$service.log" >&2
+      status=1
+    fi
+  done
+  BUILT=("${names[@]}")
+  return "$status"
 }
 
 total_start=$(date +%s)
-timed "Debian bases" build_bases
-timed "oro-api" build_image api
-timed "oro-indexer" build_image indexer
-timed "oro-chain" build_image chain
-timed "oro-web" build_image web \
-  --build-arg "VITE_CHAIN_ID=$CHAIN_ID" --build-arg "VITE_WORLD_APP_ID=$WORLD_APP_ID" \
-  --build-arg "VITE_RPC_URL=${WEB_RPC_URL:-}" --build-arg "VITE_CLAIM_ISSUES_BANNER=${CLAIM_ISSUES_BANNER:-false}" \
-  --build-arg "ORO_REHEARSAL=${ORO_REHEARSAL:-false}"
+timed "Debian base" build_base
+# For a drill that builds an image of its own (drill 5's changed indexer).
+echo "$DEBIAN_IMAGE" >"$REHEARSAL_DIR/debian-image"
+timed "every image, at once" build_images
 
-echo "images' build time:"
+echo "images' build time (each alone, and the whole):"
 for line in "${TIMES[@]}"; do echo "  $line"; done
-echo "  total                  $(printf '%4d' $(($(date +%s) - total_start))) s"
-"$DOCKER" image ls --format '  {{.Repository}}:{{.Tag}}  {{.Size}}' | grep -E "^  (${ORO_IMAGE_PREFIX:-oro}-[a-z]+|oro-debian/[a-z]+):(${ORO_VERSION:-latest}|$BASE_HASH) " || true
+echo "  total                    $(printf '%4d' $(($(date +%s) - total_start))) s"
+echo "images' sizes against their budgets:"
+over=0
+for entry in "${BUILT[@]}"; do
+  read -r service image <<<"$entry"
+  target=${image##*/}
+  target=${target%%:*}
+  target=${target#"${ORO_IMAGE_PREFIX:-oro}"-}
+  bytes=$("$DOCKER" image inspect --format '{{.Size}}' "$image")
+  mb=$((bytes / 1000000))
+  budget=${BUDGET_MB[$target]:-0}
+  verdict=ok
+  if [ "$budget" = 0 ] || [ "$mb" -gt "$budget" ]; then verdict="OVER BUDGET"; over=1; fi
+  printf '  %-32s %5d MB  (budget %5d MB)  %s\n' "$image" "$mb" "$budget" "$verdict"
+done
+[ "$over" = 0 ] || { echo "rehearsal: an image is over its size budget" >&2; exit 1; }
+
+# What ships in the app images: production dependencies only (none of the package's development dependencies), no
+# tests, no TypeScript sources of the API (it runs transpiled), no package manager.
+shipped() { # image, package.json, what must not be there (a find expression's names)
+  local image=$1 manifest=$2 dev present
+  dev=$(node -e 'const p = require(process.argv[1]); const prod = new Set(Object.keys(p.dependencies ?? {})); console.log(Object.keys(p.devDependencies ?? {}).filter((n) => !prod.has(n)).join(" "))' "$manifest")
+  present=$("$DOCKER" run --rm --network none --entrypoint sh "$image" -c '
+    cd /app && for name in "$@"; do [ ! -e "node_modules/$name" ] || echo "dependency:$name"; done
+    # The Prisma CLI (a peer the lockfile installs beside its client) generated the client at build time only.
+    ls -d node_modules/.pnpm/prisma@* 2>/dev/null | sed "s/^/tool:/"
+    [ ! -d test ] || echo "tests:/app/test"
+    command -v npm pnpm npx 2>/dev/null | sed "s/^/package manager:/"' sh $dev)
+  echo "  $image: $(echo "$dev" | wc -w) development dependencies of its package checked, found: ${present:-none}"
+  [ -z "$present" ]
+}
+echo "what the app images ship:"
+ok=1
+shipped "${ORO_IMAGE_PREFIX:-oro}-api:${API_VERSION:-latest}" "$REPO_ROOT/apps/api/package.json" || ok=0
+shipped "${ORO_IMAGE_PREFIX:-oro}-indexer:${INDEXER_VERSION:-latest}" "$REPO_ROOT/apps/indexer/package.json" || ok=0
+sources=$("$DOCKER" run --rm --network none --entrypoint sh "${ORO_IMAGE_PREFIX:-oro}-api:${API_VERSION:-latest}" -c 'find /app/src /app/scripts -name "*.ts" | wc -l')
+echo "  the API's TypeScript files in its image: $sources (it runs the transpiled JavaScript)"
+[ "$sources" = 0 ] || ok=0
+[ "$ok" = 1 ] || { echo "rehearsal: an app image ships what it should not" >&2; exit 1; }

@@ -5,6 +5,9 @@
 #   DOCKER_HOST         an engine to use instead; when unset (or not answering) the scripts start their own
 #                       dockerd on $ORO_REHEARSAL_DIR/docker.sock and stop it when they end
 #   ORO_KEEP_DOCKERD=1  leave the engine they started running (the next script finds it on the same socket)
+#   ORO_REHEARSAL_ADDRESS_POOL, ORO_REHEARSAL_SWARM_POOL   the address ranges of the engine's local networks and of
+#                       the swarm's (defaults 10.231.0.0/16 and 10.232.0.0/16): another engine on the machine must not
+#                       use them
 
 REHEARSAL_DIR=${ORO_REHEARSAL_DIR:-/var/tmp/oro-rehearsal}
 REHEARSAL_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -46,6 +49,7 @@ ensure_dockerd() {
   rm -f "$REHEARSAL_DIR/docker.sock"
   "$dockerd" --host "$DOCKER_HOST" --data-root "$REHEARSAL_DIR/data" --exec-root "$REHEARSAL_DIR/exec" \
     --pidfile "$REHEARSAL_DIR/dockerd.pid" --bridge none --log-level warn \
+    --default-address-pool "base=${ORO_REHEARSAL_ADDRESS_POOL:-10.231.0.0/16},size=24" \
     >>"$REHEARSAL_DIR/logs/dockerd.log" 2>&1 &
   STARTED_DOCKERD_PID=$!
   local waited=0
@@ -83,4 +87,17 @@ stop_dockerd() {
   kill -9 "$STARTED_DOCKERD_PID" 2>/dev/null || true
   log "stopped dockerd (pid $STARTED_DOCKERD_PID)"
   STARTED_DOCKERD_PID=""
+}
+
+# The rehearsal's settings (rehearsal.env) for what the environment does not set, exported: the compose file's
+# interpolation and the web image's build arguments read them.
+load_rehearsal_env() {
+  local key value
+  set -a
+  while IFS='=' read -r key value; do
+    case "$key" in '' | \#*) continue ;; esac
+    [ -n "${!key+x}" ] || eval "$key=\$value"
+  done <"$REHEARSAL_LIB_DIR/rehearsal.env"
+  ORO_SECRETS_DIR=${ORO_SECRETS_DIR:-$REHEARSAL_DIR/secrets}
+  set +a
 }

@@ -61,17 +61,29 @@ export function referencedVariables(text: string): { all: Set<string>; required:
 export interface ComposeService {
   image?: string;
   build?: { context: string; dockerfile?: string; target?: string; args?: Record<string, string> };
+  command?: string[];
   environment?: Record<string, string>;
-  ports?: string[];
-  profiles?: string[];
+  secrets?: string[];
+  ports?: unknown[];
   restart?: string;
+  read_only?: boolean;
+  cap_drop?: string[];
+  cap_add?: string[];
+  security_opt?: string[];
+  logging?: unknown;
   healthcheck?: { test: string[] | string };
-  depends_on?: Record<string, { condition: string }>;
-  deploy?: { replicas?: number };
+  deploy?: {
+    replicas?: number;
+    endpoint_mode?: string;
+    resources?: { limits?: { memory?: string } };
+    update_config?: Record<string, unknown>;
+    rollback_config?: Record<string, unknown>;
+  };
 }
 
 export interface ComposeFile {
   services: Record<string, ComposeService>;
+  secrets?: Record<string, unknown>;
   volumes?: Record<string, unknown>;
 }
 

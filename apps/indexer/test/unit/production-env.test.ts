@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -37,5 +39,16 @@ describe("production start", () => {
     const { code, output } = await start({ INDEXER_CHAIN_ID: "480", DATABASE_URL: "postgresql://oro@127.0.0.1:9/oro", WORLDCHAIN_RPC_URL: "http://127.0.0.1:9", INDEXER_RPC_CACHE: "yes" });
     expect(code).toBe(1);
     expect(output).toContain('INDEXER_RPC_CACHE must be on or off, got "yes"');
+  }, 60_000);
+
+  it("reads the database URL from a file (a Docker secret) when DATABASE_URL_FILE names one, and names a file it cannot read", async () => {
+    const secret = path.join(mkdtempSync(path.join(tmpdir(), "oro-indexer-secret-")), "database_url");
+    writeFileSync(secret, "postgresql://oro:s3cret@127.0.0.1:9/oro\n");
+    const fromFile = await start({ INDEXER_CHAIN_ID: "480", DATABASE_URL_FILE: secret });
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.output.trim()).toBe("NODE_ENV=production needs these settings, which have development defaults only: WORLDCHAIN_RPC_URL");
+    const unreadable = await start({ INDEXER_CHAIN_ID: "480", DATABASE_URL_FILE: `${secret}.missing` });
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.output).toContain(`DATABASE_URL_FILE: cannot read ${secret}.missing (ENOENT)`);
   }, 60_000);
 });

@@ -4,8 +4,8 @@
 # covers, at least 10), queued by the API's own rehearsal-payouts command, each with a voucher its signer signed.
 # Goals: no GET fails (Caddy takes the other replica); every reward paid once: each nonce used on chain, each referee
 # holding exactly its reward, one payout transaction per reward from the payout wallet (a job the dead worker held is
-# taken over when its lease ends, after the chain is asked, never sent again); the replica back (restart policy) and
-# healthy by its own healthcheck.
+# taken over when its lease ends, after the chain is asked, never sent again); the replica replaced (swarm mode starts
+# a new task) and healthy by its own healthcheck.
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
 source "$REHEARSAL_LIB_DIR/compose.sh"
@@ -13,8 +13,7 @@ source "$REHEARSAL_LIB_DIR/drills/lib.sh"
 
 api_replicas || exit 1
 victim=${replicas[0]}
-restarts_before=$("$DOCKER" inspect --format '{{.RestartCount}}' "$victim")
-payouts() { "$DOCKER" exec -w /repo/apps/api "$1" node --import tsx scripts/rehearsal-payouts.ts "${@:2}"; }
+payouts() { "$DOCKER" exec "$1" node scripts/rehearsal-payouts.js "${@:2}"; }
 json_field() { node -e 'console.log(JSON.parse(process.argv[1])[process.argv[2]])' "$1" "$2"; }
 
 drill "steady GET traffic through Caddy for 40 s: /api/ready (the database) and /api/streaks/current (the indexer)"
@@ -39,14 +38,12 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 pid=$(app_pid "$victim")
-started_before=$(started_at "$victim")
 in_flight=$(sql "SELECT count(*) FILTER (WHERE r.status = 'paid') || ' paid, ' || count(*) FILTER (WHERE r.locked_until > now()) || ' leased' FROM $batch_rewards")
 drill "kill -KILL $pid (the API process of $victim) with the batch at: $in_flight"
 killed=$(date +%s%N)
 kill -KILL "$pid"
-restarted=$(wait_restarted "$victim" "$started_before" 60 "$killed") || fail "$victim was not started again within 60 s"
-back=$(wait_container_healthy "$victim" 180) || fail "$victim did not come back healthy within 180 s"
-drill "$victim started again by its restart policy ${restarted:-?} ms after the kill (restarts: $restarts_before -> $("$DOCKER" inspect --format '{{.RestartCount}}' "$victim")), healthy $back s later"
+back=$(wait_service_healthy api 180 2 "$victim") || fail "no new replica replaced $victim healthy within 180 s"
+drill "$victim replaced: two healthy replicas again $back s after the kill ($(healthy_containers_of api | tr '\n' ' '))"
 
 finish_traffic 2000
 streak_failed=$(traffic_field failed)
@@ -57,7 +54,7 @@ ready_failed=$(traffic_field failed)
 # A job the victim held waits for its lease (PAYOUT_LEASE, 30 s in the rehearsal) before the other worker takes it.
 report=""
 for _ in $(seq 1 120); do
-  report=$(payouts "${replicas[1]}" report "$batch") && [ "$(json_field "$report" paid)" = "$PAYOUTS" ] && break
+  report=$(payouts "$(healthy_containers_of api | head -1)" report "$batch") && [ "$(json_field "$report" paid)" = "$PAYOUTS" ] && break
   sleep 2
 done
 drill "$((($(date +%s%N) - killed) / 1000000000)) s after the kill, the batch: $report"
@@ -71,5 +68,5 @@ drill "the payout wallet sent $sent transactions for $PAYOUTS rewards"
 
 [ "$ready_failed" = 0 ] || fail "$ready_failed GET /api/ready failed while a replica died"
 [ "$streak_failed" = 0 ] || fail "$streak_failed GET /api/streaks/current failed while a replica died"
-[ "$DRILL_FAILED" = 0 ] && drill "passed: no GET failed, every payout sent once, the replica is back"
+[ "$DRILL_FAILED" = 0 ] && drill "passed: no GET failed, every payout sent once, the replica replaced"
 exit "$DRILL_FAILED"

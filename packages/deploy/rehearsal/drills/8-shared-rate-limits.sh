@@ -16,7 +16,8 @@ source "$REHEARSAL_LIB_DIR/drills/lib.sh"
 api_replicas || exit 1
 redis=$(containers_of redis | head -1)
 [ -n "$redis" ] || { fail "no redis container"; exit 1; }
-redis_cli() { "$DOCKER" exec "$redis" redis-cli "$@"; }
+# The password from the container's own secret (the stack's Redis refuses a client without it).
+redis_cli() { "$DOCKER" exec "$redis" sh -c 'REDISCLI_AUTH="$(cat /run/secrets/redis_password)" exec redis-cli "$@"' redis-cli "$@"; }
 # The anonymous per-address counters (the plugin's keys end in anonymous:<client IP>).
 anonymous_keys() { redis_cli --scan --pattern '*anonymous:*'; }
 forget_anonymous() { anonymous_keys | while read -r key; do [ -z "$key" ] || redis_cli DEL "$key" >/dev/null; done; }

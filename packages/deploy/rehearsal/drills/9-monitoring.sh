@@ -1,31 +1,34 @@
 #!/usr/bin/env bash
-# Drill 9: the monitoring profile as an operator starts it (docker-compose.yml's prometheus, deploy/prometheus).
-# Goals: Prometheus scrapes every API replica (found through Docker's DNS) and the indexer, each target up; it has
-# loaded every alert rule of deploy/prometheus/alerts.yml; and what it stored from the replicas can be queried (each
-# replica's rate-limit store gauge, and request counts by route). The alerts firing now are printed, not judged: a
-# rehearsal's chain and wallets are not production's.
+# Drill 9: the monitoring as the stack runs it (docker-compose.yml's prometheus and exporters, deploy/prometheus).
+# Goals: Prometheus scrapes every API replica (found through Docker's DNS), the indexer, Caddy's access-log counters,
+# PostgreSQL, Redis, the host, Alertmanager and itself, each target up; it has loaded every alert rule of
+# deploy/prometheus/alerts.yml; what it stored can be queried (each replica's rate-limit store gauge, request
+# counts by route, Caddy's answers by status, PostgreSQL and Redis up, the disk, the last backup's time); the alerts
+# on the data (PostgresDown, RedisDown, BackupTooOld, DiskSpaceLow) are not firing. The other alerts firing now are
+# printed, not judged: a rehearsal's chain and wallets are not production's.
 set -uo pipefail
 source "$(dirname "$0")/../lib.sh"
 source "$REHEARSAL_LIB_DIR/compose.sh"
 source "$REHEARSAL_LIB_DIR/drills/lib.sh"
 
 api_replicas || exit 1
-PROMETHEUS_URL="http://127.0.0.1:$(compose_setting PROMETHEUS_PORT)"
-# A path of Prometheus's HTTP API, its `data` printed as JSON.
-prometheus() { curl -fsS --max-time 10 "$PROMETHEUS_URL/api/v1/$1" | node -e 'let t = ""; process.stdin.on("data", (c) => (t += c)).on("end", () => { const a = JSON.parse(t); if (a.status !== "success") process.exit(1); console.log(JSON.stringify(a.data)); })'; }
+PROMETHEUS_URL="http://prometheus:9090"
+# A path of Prometheus's HTTP API (asked from inside the stack: it publishes no port), its `data` printed as JSON.
+prometheus() { in_stack_get "$PROMETHEUS_URL/api/v1/$1" | node -e 'let t = ""; process.stdin.on("data", (c) => (t += c)).on("end", () => { const a = JSON.parse(t); if (a.status !== "success") process.exit(1); console.log(JSON.stringify(a.data)); })'; }
 # Fields of JSON on stdin, by a JavaScript expression over `d`.
 pick() { node -e 'let t = ""; process.stdin.on("data", (c) => (t += c)).on("end", () => { const d = JSON.parse(t); console.log(eval(process.argv[1])); })' "$1"; }
 
-drill "Prometheus at $PROMETHEUS_URL: waiting up to 90 s for ${#replicas[@]} API replicas and the indexer, scraped and up"
+expected_up="alertmanager $(printf 'api %.0s' "${replicas[@]}")caddy indexer node postgres prometheus redis"
+drill "Prometheus at $PROMETHEUS_URL: waiting up to 90 s for every target up: $expected_up"
 targets=""
 for _ in $(seq 1 90); do
   targets=$(prometheus targets) || { sleep 1; continue; }
   up=$(pick 'd.activeTargets.filter((t) => t.health === "up").map((t) => t.labels.job).sort().join(" ")' <<<"$targets")
-  [ "$up" = "$(printf 'api %.0s' "${replicas[@]}")indexer" ] && break
+  [ "$up" = "$expected_up" ] && break
   sleep 1
 done
 drill "targets: $(pick 'd.activeTargets.map((t) => `${t.labels.job} ${t.labels.instance} ${t.health}${t.lastError ? ` (${t.lastError})` : ""}`).join("; ")' <<<"$targets")"
-[ "${up:-}" = "$(printf 'api %.0s' "${replicas[@]}")indexer" ] || fail "not every API replica and the indexer is scraped and up: up are [${up:-none}]"
+[ "${up:-}" = "$expected_up" ] || fail "not every target is scraped and up: up are [${up:-none}]"
 
 expected_rules=$(grep -c '^ *- alert:' "$REPO_ROOT/deploy/prometheus/alerts.yml")
 rules=$(prometheus rules | pick 'd.groups.flatMap((g) => g.rules).filter((r) => r.type === "alerting").length') || rules=0
@@ -43,5 +46,12 @@ drill "oro_api_rate_limit_store_up by replica: ${store:-none}"
 answered=$(prometheus 'query?query=sum%20by%20(instance)%20(oro_api_http_requests_total)' | pick 'd.result.map((r) => `${r.metric.instance} ${r.value[1]}`).join("; ")')
 drill "requests answered so far, by replica: ${answered:-none}"
 [ "$(wc -w <<<"${answered//;/}")" -ge $((2 * ${#replicas[@]})) ] || fail "Prometheus holds no request counts for every replica"
+for query in 'sum by (code) (caddy_responses_total)' pg_up redis_up 'node_filesystem_avail_bytes{mountpoint="/"}' oro_backup_last_success_timestamp_seconds; do
+  result=$(prometheus "query?query=$(node -e 'console.log(encodeURIComponent(process.argv[1]))' "$query")" | pick 'd.result.map((r) => `${JSON.stringify(r.metric)} ${r.value[1]}`).join("; ")')
+  drill "$query: ${result:-nothing}"
+  [ -n "$result" ] || fail "Prometheus holds nothing for $query"
+done
+quiet=$(prometheus alerts | pick 'd.alerts.filter((a) => ["PostgresDown", "RedisDown", "BackupTooOld", "DiskSpaceLow", "ScrapeTargetDown", "ScrapeTargetMissing"].includes(a.labels.alertname)).map((a) => `${a.labels.alertname} ${a.state}`).join(", ")')
+[ -z "$quiet" ] || fail "alerts on the stack's own health are pending or firing: $quiet"
 drill "alerts firing now: $(prometheus alerts | pick 'd.alerts.filter((a) => a.state === "firing").map((a) => a.labels.alertname).join(", ") || "none"')"
 [ "$DRILL_FAILED" = 0 ]

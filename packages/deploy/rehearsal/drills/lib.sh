@@ -10,11 +10,9 @@ drill() { echo "drill: $*"; }
 fail() { echo "drill: FAILED: $*" >&2; DRILL_FAILED=1; }
 DRILL_FAILED=0
 
-# The containers of one service, oldest first.
-containers_of() {
-  "$DOCKER" ps -a --filter "label=com.docker.compose.project=$COMPOSE_PROJECT" \
-    --filter "label=com.docker.compose.service=$1" --format '{{.Names}}' | sort
-}
+# The running containers of one service of the stack, oldest first (swarm mode replaces a container that exits or
+# fails its healthcheck with a new one: a name is one task's).
+containers_of() { containers_of_state "$1" running; }
 
 # The host PID of the service's own process in a container: `init: true` puts docker-init first, the app is its
 # child; a container without init runs the app as its first process.
@@ -31,26 +29,41 @@ container_pids() {
   "$DOCKER" top "$1" -o pid | tail -n +2 | grep -vx " *$init *" | tr -d ' ' | tr '\n' ' '
 }
 
-# Fills `replicas` with the API's containers, oldest first; false (after saying so) unless there are two or more.
+# Fills `replicas` with the API's healthy containers, oldest first; false (after saying so) unless there are two.
 api_replicas() {
-  mapfile -t replicas < <(containers_of api)
-  [ "${#replicas[@]}" -ge 2 ] || { fail "needs two API replicas, found ${#replicas[@]}"; return 1; }
+  mapfile -t replicas < <(healthy_containers_of api)
+  [ "${#replicas[@]}" -ge 2 ] || { fail "needs two healthy API replicas, found ${#replicas[@]}"; return 1; }
+}
+
+healthy_containers_of() {
+  local container
+  for container in $(containers_of "$1"); do [ "$(health_of "$container")" = healthy ] && echo "$container"; done
+}
+
+# Waits (up to $2 s) until the service has $3 healthy containers, none of them in $4 (space-separated names: the ones
+# it replaced); prints the seconds it took.
+wait_service_healthy() {
+  local started deadline healthy
+  started=$(date +%s)
+  deadline=$((started + $2))
+  while :; do
+    healthy=$(healthy_containers_of "$1" | grep -vxF -f <(tr ' ' '\n' <<<"${4:-}" | grep .) || true)
+    [ "$(grep -c . <<<"$healthy")" -ge "$3" ] && break
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "never"; return 1; }
+    sleep 1
+  done
+  echo "$(($(date +%s) - started))"
+}
+
+# GET from inside the stack's network (an API replica's node): the services the stack publishes nowhere.
+in_stack_get() {
+  "$DOCKER" exec "$(containers_of api | head -1)" node -e '
+    fetch(process.argv[1], { signal: AbortSignal.timeout(10_000) }).then(async (r) => { process.stdout.write(await r.text()); process.exit(r.ok ? 0 : 1); }, (e) => { console.error(e.message); process.exit(1); })' "$1"
 }
 
 health_of() { "$DOCKER" inspect --format '{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}' "$1"; }
 
 started_at() { "$DOCKER" inspect --format '{{.State.StartedAt}}' "$1"; }
-
-# Waits (up to $3 s) until the container was started again since it started at $2 (its restart policy); prints
-# the milliseconds since $4 (date +%s%N).
-wait_restarted() {
-  local deadline=$(($(date +%s) + $3))
-  until [ "$(started_at "$1")" != "$2" ]; do
-    [ "$(date +%s)" -lt "$deadline" ] || return 1
-    sleep 0.2
-  done
-  echo $((($(date +%s%N) - $4) / 1000000))
-}
 
 # Waits (up to $2 s) until the container is healthy; prints how long it took.
 wait_container_healthy() {
@@ -65,7 +78,7 @@ wait_container_healthy() {
 }
 
 # SQL on the stack's database, as the API's role; one value per line, fields separated by |.
-sql() { "$DOCKER" exec -i "$(containers_of postgres | head -1)" psql -U oro -d "${SQL_DATABASE:-oro}" -tAX -v ON_ERROR_STOP=1 -c "$1"; }
+sql() { "$DOCKER" exec -i "$(containers_of postgres | head -1)" psql -h /run/postgresql -U oro -d "${SQL_DATABASE:-oro}" -tAX -v ON_ERROR_STOP=1 -c "$1"; }
 
 # Starts traffic.mjs in the background: url seconds concurrency timeout-ms pause-ms; its summary lands in $TRAFFIC_OUT.
 start_traffic() {
