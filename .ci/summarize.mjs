@@ -4,25 +4,12 @@
 // suite that slows down shows up in CI's output.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { countTests, failureLines, plainText } from "./test-counts.mjs";
 
 const [logFile, statusArg = "0", runsDir = ".turbo/runs"] = process.argv.slice(2);
-// eslint-disable-next-line no-control-regex
-const text = readFileSync(logFile, "utf8").replace(/\u001b\[[0-9;]*m/g, "");
-let passed = 0;
-let failed = 0;
-for (const line of text.split("\n")) {
-  let match;
-  if ((match = /^(?:\S+:\s+)?\s*(\d+) passing\b/.exec(line))) passed += Number(match[1]);
-  else if ((match = /^(?:\S+:\s+)?\s*(\d+) failing\b/.exec(line))) failed += Number(match[1]);
-  else if ((match = /^(?:\S+:\s+)?\s*Tests\s+(.*)$/.exec(line))) {
-    // vitest: "Tests  2 failed | 40 passed (42)"
-    const failedMatch = /(\d+) failed/.exec(match[1]);
-    const passedMatch = /(\d+) passed/.exec(match[1]);
-    if (failedMatch) failed += Number(failedMatch[1]);
-    if (passedMatch) passed += Number(passedMatch[1]);
-  } else if ((match = /^(?:\S+:\s+)?# pass (\d+)$/.exec(line))) passed += Number(match[1]);
-  else if ((match = /^(?:\S+:\s+)?# fail (\d+)$/.exec(line))) failed += Number(match[1]);
-}
+const text = plainText(readFileSync(logFile, "utf8"));
+const { passed, failed: failedCounted } = countTests(text);
+let failed = failedCounted;
 
 /** The task durations of the newest Turborepo run summary, longest first. */
 function taskDurations() {
@@ -44,21 +31,12 @@ function taskDurations() {
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-// The failing tests by name, as their runners printed them (Playwright's ✘, vitest's × and FAIL, mocha's
-// numbered failures, the production rehearsal's "not ok - <step>"), so that the end of CI's output says what
-// failed without scrolling back.
-const failureLines = [
-  ...new Set(
-    text
-      .split("\n")
-      .filter((line) => /^(?:\S+:\s+)?\s*(?:✘|×|FAIL\s|\d+\) |not ok - )/.test(line))
-      .map((line) => line.trimEnd()),
-  ),
-];
-if (failureLines.length > 0) {
+// The failing tests by name, so that the end of CI's output says what failed without scrolling back.
+const failedLines = failureLines(text);
+if (failedLines.length > 0) {
   console.log("\nfailures, as their runners printed them:");
-  for (const line of failureLines.slice(0, 40)) console.log(`  ${line.slice(0, 300)}`);
-  if (failureLines.length > 40) console.log(`  … and ${failureLines.length - 40} more`);
+  for (const line of failedLines.slice(0, 40)) console.log(`  ${line.slice(0, 300)}`);
+  if (failedLines.length > 40) console.log(`  … and ${failedLines.length - 40} more`);
 }
 
 // Why they failed: the lines each detailed failure block opens with (Playwright's and mocha's "N) title" blocks,

@@ -11,9 +11,10 @@ import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BENCH_REFERENCES } from "@oro/clients";
 import { recordBenchFigure } from "../dist/index.js";
 
-const TARGET_SECONDS = 60;
+const TARGET_SECONDS = BENCH_REFERENCES.devStack.startSecondsMax;
 const PNPM = ["--yes", "pnpm@10.34.9"];
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const warmRuns = Math.max(1, Number(process.env.BENCH_RUNS ?? 1) || 1);

@@ -29,6 +29,7 @@ describe.skipIf(!HAS_CHROMIUM)("pnpm bench --smoke", () => {
     const figures: [string, string][] = [
       ["@oro/contracts", "repeat mint by the same human after 24 h, execution gas"],
       ["@oro/web", "LCP of /, new visitor, slow 4G + 4× CPU (median)"],
+      ["@oro/web", "the app's own screen painted, new visitor, slow 4G + 4× CPU (median)"],
       ["@oro/e2e", "returning user: ready slider or countdown"],
       ["@oro/dev-stack", "pnpm start, first start on a fresh clone"],
     ];
