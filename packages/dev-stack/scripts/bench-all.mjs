@@ -29,6 +29,21 @@ const BENCHES = [
 const folder = mkdtempSync(join(tmpdir(), "oro-bench-"));
 const figuresFile = join(folder, "figures.jsonl");
 const results = [];
+/** The bench running now, in a process group of its own: stopped with this script (a stack, a browser under it). */
+let current;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (current?.exitCode === null) {
+      try {
+        process.kill(-current.pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(folder, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 for (const bench of BENCHES.filter((each) => !skipped.has(each.name))) {
   console.log(`\n━━ ${bench.name}: ${bench.what}${smoke ? " (smoke size)" : ""} ━━`);
   const started = performance.now();
@@ -37,7 +52,9 @@ for (const bench of BENCHES.filter((each) => !skipped.has(each.name))) {
       cwd: root,
       stdio: "inherit",
       env: { ...process.env, ORO_BENCH_FIGURES: figuresFile, ...(smoke ? bench.smokeEnv : {}) },
+      detached: true,
     });
+    current = child;
     child.on("exit", (exitCode, signal) => resolveRun(exitCode ?? (signal ? 1 : 0)));
   });
   results.push({ name: bench.name, code, seconds: (performance.now() - started) / 1000 });
