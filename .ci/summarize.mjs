@@ -31,31 +31,41 @@ function taskDurations() {
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-// The failing tests by name, so that the end of CI's output says what failed without scrolling back.
-const failedLines = failureLines(text);
-if (failedLines.length > 0) {
-  console.log("\nfailures, as their runners printed them:");
-  for (const line of failedLines.slice(0, 40)) console.log(`  ${line.slice(0, 300)}`);
-  if (failedLines.length > 40) console.log(`  … and ${failedLines.length - 40} more`);
+const lines = text.split("\n");
+/** Turborepo's "<package>:<task>: " before a line of a task's output. */
+const TASK_PREFIX = /^(@oro\/[\w-]+):[\w:-]+: ?/;
+const withoutPrefix = (line) => line.replace(TASK_PREFIX, "").trim();
+const suiteOf = (line) => TASK_PREFIX.exec(line)?.[1];
+
+// What comes last is what a reader of CI's last 60 lines sees first, so the order below is: how long each task took,
+// why the failures failed (their runners' first lines), what the journeys saw, then which tests and tasks failed, and
+// the closing count.
+
+const durations = taskDurations();
+if (durations.length > 0) {
+  const shownTasks = durations.filter(({ seconds, exitCode }) => seconds >= 10 || exitCode !== 0);
+  const cells = shownTasks.map(({ task, seconds, exitCode, cached }) => `${seconds.toFixed(0).padStart(5)} s ${task}${exitCode !== 0 ? ` (exit ${exitCode})` : cached ? " (cached)" : ""}`);
+  console.log(`\nduration per task, longest first (${durations.length - shownTasks.length} under 10 s left out):`);
+  for (let index = 0; index < cells.length; index += 3) console.log(`  ${cells.slice(index, index + 3).map((cell) => cell.padEnd(40)).join("")}`.trimEnd());
 }
 
-// Why they failed: the lines each detailed failure block opens with (Playwright's and mocha's "N) title" blocks,
-// vitest's "FAIL file > title" blocks), so that a failure that happened only on CI's machine can be understood
-// from the end of its output alone.
-const lines = text.split("\n");
+// Why they failed: the first lines of each detailed failure block (Playwright's and mocha's "N) title" blocks, vitest's
+// "FAIL file > title" blocks), so that a failure that happened only on CI's machine can be understood from the end of
+// its output alone.
 const reasons = [];
-for (let index = 0; index < lines.length && reasons.length < 12; index += 1) {
+for (let index = 0; index < lines.length && reasons.length < 8; index += 1) {
   if (!/^(?:\S+:\s+)?\s*(?:\d+\) \S|FAIL\s+\S.* > )/.test(lines[index])) continue;
-  const block = [lines[index].trim()];
-  for (let next = index + 1; next < lines.length && block.length < 14; next += 1) {
-    const line = lines[next].trimEnd();
-    if (/^(?:\S+:\s+)?\s*(?:\d+\) \S|FAIL\s)/.test(line) || /^\s*(?:attachment #|Error Context:|─{10})/.test(line)) break;
-    if (line.trim() !== "") block.push(`    ${line.trim().slice(0, 240)}`);
+  const suite = suiteOf(lines[index]);
+  const block = [`${suite ? `${suite}: ` : ""}${withoutPrefix(lines[index])}`];
+  for (let next = index + 1; next < lines.length && block.length < 7; next += 1) {
+    const line = withoutPrefix(lines[next]);
+    if (/^(?:\d+\) \S|FAIL\s)/.test(line) || /^(?:attachment #|Error Context:|─{10}|⎯{5})/.test(line)) break;
+    if (line !== "" && !/^npm warn /.test(line) && !/^\s*\d*\s*\|/.test(line)) block.push(`    ${line.slice(0, 200)}`);
   }
   if (block.length > 1 && !reasons.some((reason) => reason[0] === block[0])) reasons.push(block);
 }
 if (reasons.length > 0) {
-  console.log("\nwhy, as their runners printed it (the start of each failure's details):");
+  console.log("\nwhy, as their runners printed it (the first lines of each failure's details):");
   for (const block of reasons) console.log(block.map((line) => `  ${line}`).join("\n"));
 }
 
@@ -65,18 +75,32 @@ const shown = lines.filter((line) => /^(?:\S+:\s+)?\s*the phone showed: /.test(l
 const refusals = lines.filter((line) => /^(?:\S+:\s+)?\[(?:[^\]]{1,3}\] (?:GET|POST|PUT|PATCH|DELETE) \/api\/\S* → \d{3}|[^\]]{1,200}\] page error)/.test(line));
 if (failed > 0 && shown.length + refusals.length > 0) {
   console.log("\nwhat the journeys saw (the phone when one failed; the last API refusals and page errors they logged):");
-  for (const line of shown.slice(0, 6)) console.log(`  ${line.slice(0, 500)}`);
-  for (const line of refusals.slice(-12)) console.log(`  ${line.trim().slice(0, 240)}`);
+  for (const line of shown.slice(0, 4)) console.log(`  ${line.slice(0, 400)}`);
+  for (const line of refusals.slice(-8)) console.log(`  ${line.trim().slice(0, 200)}`);
 }
 
-const durations = taskDurations();
-if (durations.length > 0) {
-  console.log("\nduration per task (longest first):");
-  for (const { task, seconds, exitCode, cached } of durations) {
-    const state = exitCode === 0 ? (cached ? "cached" : "ok") : `exit ${exitCode}`;
-    console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${task}  (${state})`);
-  }
+// The failed tests by name (vitest's "FAIL file > title" where it printed one, else its "×" line; Playwright's and the
+// journeys' ✘, mocha's numbered failures, the rehearsal's "not ok - <step>"), each with its suite, then the tasks that
+// failed: a lint, a type check or a suite that crashed before naming a test shows there.
+const named = failureLines(text).map((line) => ({ suite: suiteOf(line) ?? "", line: withoutPrefix(line).replace(/\s+\d+(?:\.\d+)?m?s$|\s+\(\d+(?:\.\d+)?m?s?\)$/, "") }));
+const suitesWithFail = new Set(named.filter(({ line }) => line.startsWith("FAIL")).map(({ suite }) => suite));
+const failedTests = named.filter(({ suite, line }) => !(line.startsWith("×") && suitesWithFail.has(suite)));
+// Vitest's errors outside every test (an unhandled rejection fails the run without failing a test): the error and the
+// file it came from.
+for (let index = 0; index < lines.length; index += 1) {
+  if (!/⎯ Unhandled (?:Rejection|Error) ⎯/.test(lines[index])) continue;
+  const after = lines.slice(index + 1, index + 40).map(withoutPrefix);
+  const error = after.find((line) => line !== "") ?? "";
+  const origin = after.map((line) => /originated in "([^"]+)"/.exec(line)?.[1]).find(Boolean);
+  failedTests.push({ suite: suiteOf(lines[index]) ?? "", line: `unhandled, outside every test${origin ? ` (from ${origin})` : ""}: ${error}` });
 }
+if (failedTests.length > 0) {
+  console.log(`\nfailed tests (${failedTests.length}), as their runners named them:`);
+  for (const { suite, line } of failedTests.slice(0, 20)) console.log(`  ${suite ? `${suite}: ` : ""}${line.slice(0, 220)}`);
+  if (failedTests.length > 20) console.log(`  … and ${failedTests.length - 20} more (above)`);
+}
+const failedTasks = durations.filter(({ exitCode }) => exitCode !== 0);
+if (failedTasks.length > 0) console.log(`failed tasks: ${failedTasks.map(({ task, exitCode }) => `${task} (exit ${exitCode})`).join(", ")}`);
 
 const status = Number(statusArg);
 // A suite that crashed before reporting (or a failed lint/type check) still counts as a failure.
