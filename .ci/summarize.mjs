@@ -94,8 +94,30 @@ for (let index = 0; index < lines.length; index += 1) {
   const origin = after.map((line) => /originated in "([^"]+)"/.exec(line)?.[1]).find(Boolean);
   failedTests.push({ suite: suiteOf(lines[index]) ?? "", line: `unhandled, outside every test${origin ? ` (from ${origin})` : ""}: ${error}` });
 }
+// A lint's and a type check's errors: ESLint's "  12:5  error  message  rule" under the file it names, tsc's
+// "file(12,5): error TS2322: message". A few of each task.
+const checkErrors = new Map();
+let lintedFile = "";
+for (const line of lines) {
+  const task = /^(@oro\/[\w-]+):(lint|typecheck): ?(.*)$/.exec(line);
+  if (!task) continue;
+  const [, suite, kind, rest] = task;
+  const key = `${suite}#${kind}`;
+  if (/^\/\S+\.(?:[cm]?[jt]sx?)$/.test(rest.trim())) lintedFile = rest.trim().replace(/^.*?\/(?:apps|packages|contracts)\/[\w-]+\//, "");
+  const eslint = /^\s+(\d+:\d+)\s+error\s+(.*)$/.exec(rest);
+  const tsc = /^(\S+\(\d+,\d+\)): error (TS\d+: .*)$/.exec(rest.trim());
+  const found = eslint ? `${lintedFile}:${eslint[1]} ${eslint[2].replace(/\s{2,}/g, " ")}` : tsc ? `${tsc[1]} ${tsc[2]}` : undefined;
+  if (!found) continue;
+  const list = checkErrors.get(key) ?? [];
+  list.push(found);
+  checkErrors.set(key, list);
+}
+for (const [key, errors] of checkErrors) {
+  for (const error of errors.slice(0, 4)) failedTests.push({ suite: key, line: error });
+  if (errors.length > 4) failedTests.push({ suite: key, line: `… and ${errors.length - 4} more errors` });
+}
 if (failedTests.length > 0) {
-  console.log(`\nfailed tests (${failedTests.length}), as their runners named them:`);
+  console.log(`\nfailed tests and checks (${failedTests.length}), as their runners named them:`);
   for (const { suite, line } of failedTests.slice(0, 20)) console.log(`  ${suite ? `${suite}: ` : ""}${line.slice(0, 220)}`);
   if (failedTests.length > 20) console.log(`  … and ${failedTests.length - 20} more (above)`);
 }
