@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // Every file runs on the embedded PGlite database. When DATABASE_URL is set (CI starts the machine's
 // PostgreSQL), the files that touch a database run a second time on PostgreSQL, as project "postgres".
-const databaseFree = ["test/env.test.ts", "test/ttl-cache.test.ts", "test/openapi.test.ts", "test/indexer-client.test.ts", "test/server.test.ts", "test/serializer.test.ts", "test/request-metrics.test.ts"];
+const databaseFree = ["test/env.test.ts", "test/deadline.test.ts", "test/ttl-cache.test.ts", "test/openapi.test.ts", "test/indexer-client.test.ts", "test/server.test.ts", "test/serializer.test.ts", "test/request-metrics.test.ts"];
 
 export default defineConfig({
   test: {
@@ -13,7 +13,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "pglite", include: ["test/**/*.test.ts"], env: { ORO_TEST_DATABASE: "pglite" } },
+        test: { name: "pglite", include: ["test/**/*.test.ts"], env: { ORO_TEST_DATABASE: "pglite" }, globalSetup: ["test/global-setup.ts"] },
       },
       ...(process.env.DATABASE_URL
         ? [

@@ -21,11 +21,10 @@ function setting(name: string): string {
  * and CORS_ORIGINS name it), and checks World ID requests against the stack's own relying-party signer
  * (ORO_E2E_WORLD_ID_SIGNER). The stack's indexer is not reachable from here; these journeys do not read it.
  */
-export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
-  if (!HAS_CHROMIUM) {
-    console.warn(`e2e journeys skipped: ${NO_CHROMIUM_MESSAGE}`);
-    return undefined;
-  }
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  // The rehearsal is the production check: a journey that cannot run is a failure, never a skip (the suite's own run,
+  // global-setup.ts, skips on a machine without a browser).
+  if (!HAS_CHROMIUM) throw new Error(`the rehearsal's journeys cannot run: ${NO_CHROMIUM_MESSAGE}`);
   const target = new URL(setting("ORO_E2E_TARGET_URL")).origin;
   const rpcUrl = setting("ORO_E2E_TARGET_RPC_URL");
   const signer = setting("ORO_E2E_WORLD_ID_SIGNER");

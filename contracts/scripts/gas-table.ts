@@ -9,19 +9,18 @@ import { appendFileSync } from "node:fs";
 import hre from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import { bytesToHex, encodeFunctionData, hexToBytes, keccak256, parseEther, stringToHex, toHex, type Hex } from "viem";
-import { referralVoucherTypedData } from "@oro/clients";
+import { BENCH_REFERENCES, referralVoucherTypedData } from "@oro/clients";
 
-/** The reference token's figures: gasUsed with real-proof calldata (324 bytes, 323 non-zero) and execution. */
-const REFERENCE = {
-  firstMint: { gasUsed: 88_489n, execution: 62_317n },
-  repeatMint: { gasUsed: 54_289n, execution: 28_117n },
-  secondHumanToHolder: { gasUsed: 71_389n, execution: 45_217n },
-} as const;
+/** The reference token's figures (TARGETS.md): gasUsed with real-proof calldata (324 bytes, 323 non-zero) and execution. */
+const GAS = BENCH_REFERENCES.contracts;
+const REFERENCE = GAS.reference;
+/** Shares as whole percents, so that gas stays in bigint. */
+const percentOf = (gas: bigint, share: number) => (gas * BigInt(Math.round(share * 100))) / 100n;
 /** Targets on execution gas: the daily repeat mint at 0.9x the reference, the first mints no higher than before. */
 const TARGETS = {
-  firstMint: 59_436n,
-  repeatMint: (REFERENCE.repeatMint.execution * 90n) / 100n,
-  secondHumanToHolder: 42_336n,
+  firstMint: GAS.firstMintMax,
+  repeatMint: percentOf(REFERENCE.repeatMint.execution, GAS.repeatMintShareOfReference),
+  secondHumanToHolder: GAS.secondHumanToHolderMax,
 } as const;
 
 /** The BN254 scalar field every World ID proof word lives in. */
@@ -135,7 +134,7 @@ async function main(): Promise<void> {
       { ...REFERENCE.secondHumanToHolder, target: TARGETS.secondHumanToHolder }],
     // World ID 4.0, against this run's 3.0 repeat mint (TARGETS.md: the daily 4.0 claim within 1.3x of it).
     ["4.0 claim: session proof, same human after 24 h", claim4.gasUsed, claim4.execution,
-      { gasUsed: repeatMint.gasUsed, execution: repeatMint.execution, target: (repeatMint.execution * 13n) / 10n }],
+      { gasUsed: repeatMint.gasUsed, execution: repeatMint.execution, target: percentOf(repeatMint.execution, GAS.worldId4ClaimShareOfRepeatMint) }],
     ["4.0 enrolment: new human and session, first claim", enrolment.gasUsed, enrolment.execution, undefined],
     ["4.0 move: a 3.0 human's history to a new session", move.gasUsed, move.execution, undefined],
     ["claim: referral voucher (fresh nonce word)", claimReceipt.gasUsed, claimReceipt.gasUsed - intrinsicGas(claimTx.input), undefined],
@@ -163,7 +162,10 @@ async function main(): Promise<void> {
   }
   console.log("\nexecution = gasUsed - intrinsic (21,000 + 16 per non-zero and 4 per zero calldata byte); (ref) = the reference token,");
   console.log("for the 4.0 claim this run's 3.0 repeat mint. Both World ID verifiers are no-ops here.");
-  console.log("Targets: repeat mint <= 0.9x the reference execution; first mints no higher than 59,436 / 42,336; 4.0 claim <= 1.3x the 3.0 repeat mint.");
+  console.log(
+    `Targets: repeat mint <= ${GAS.repeatMintShareOfReference}x the reference execution; first mints no higher than ${gas(GAS.firstMintMax)} / ` +
+      `${gas(GAS.secondHumanToHolderMax)}; 4.0 claim <= ${GAS.worldId4ClaimShareOfRepeatMint}x the 3.0 repeat mint.`,
+  );
   console.log("World's real verifier (a Groth16 check behind its proxy) is not measured: its code and proof vectors are World's, not");
   console.log("this repository's; World's own tests (world-id-protocol contracts/test/core/Verifier.t.sol) are where to measure it.");
   console.log("previewClaim is estimated as a transaction (eth_estimateGas).");

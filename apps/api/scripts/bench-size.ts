@@ -4,12 +4,14 @@
 // long history (50,000 invites at production size: 2,000,000 users, 1,000,000 referrals), then each hot route runs
 // at 50 connections, cached and uncached, and the p99 of every size is printed side by side. Flat is the goal.
 // Each route runs twice: saturated (as fast as the 50 connections go: its p99 is then mostly queueing on the machine's
-// cores) and at the production rate (the peak request rate two million humans a day would send to that route, below).
+// cores, so it is printed but the verdict is the API's CPU per request, flat from the smallest size to the largest) and
+// at the production rate (the peak request rate two million humans a day would send to that route, below), whose
+// verdict is the p99 at the largest size measured (the production size by default), as the figure it names.
 // The indexer is the benchmarks' fake, in a process of its own (its own size is the indexer's benchmark).
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { loadavg } from "node:os";
-import { addresses, CHAIN_IDS } from "@oro/clients";
+import { addresses, BENCH_REFERENCES, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
 import { redisServerBinary, startRedisServer } from "./redis-server.js";
@@ -38,18 +40,19 @@ const SIZES = (sizesIndex >= 0 ? (process.argv[sizesIndex + 1] ?? "") : smoke ? 
   .split(",")
   .map(Number);
 if (SIZES.some((size) => !Number.isInteger(size) || size < 1_000)) throw new Error("--sizes needs whole numbers of users, 1,000 or more");
-const BIG_REFERRER_INVITES = 50_000;
+const BIG_REFERRER_INVITES = BENCH_REFERENCES.api.productionSize.bigReferrerInvites;
 const HOT_USERS = smoke ? 50 : 1_000;
-const connections = 50;
+const connections = BENCH_REFERENCES.api.connections;
 const durationS = smoke ? 1 : 5;
-const P99_TARGET_MS = 25;
+const P99_TARGET_MS = BENCH_REFERENCES.api.p99Ms;
+const CPU_GROWTH_MAX = BENCH_REFERENCES.api.cpuPerRequestGrowthMax;
 /** The followers' backlog (measureFollowers), and how long it may take before the bench says so. */
 const FOLLOWED_MINTS = smoke ? 3_000 : 100_000;
 const FOLLOWED_PENDING = smoke ? 20 : 1_000;
 const FOLLOWED_PAYOUTS = smoke ? 2_000 : 100_000;
 const FOLLOW_TIMEOUT_MS = smoke ? 120_000 : 600_000;
 /** Live indexing's burst (shared/TARGETS.md): a block of 1,000 mints every 2 s. */
-const PEAK_MINTS_PER_S = 500;
+const PEAK_MINTS_PER_S = BENCH_REFERENCES.indexer.liveMintsPerBlock / BENCH_REFERENCES.indexer.liveBlockSeconds;
 /** --only TEXT: the routes whose name holds it; --profile DIR: the API process writes a V8 CPU profile there. */
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const profileDir = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
@@ -64,10 +67,10 @@ const session = (i: number) => ({ authorization: `Bearer ${tokenOf(i)}` });
 /**
  * The production rate, generously rounded up (README, "At production size"): 2,000,000 humans, each opening the app
  * 4 times a day, 12% of a day's opens in its busiest hour (a flat day would put 4.2% in each), and 1.5× that hour's
- * mean for its busiest minutes: 2,000,000 × 4 × 0.12 / 3,600 × 1.5 = 400 opens a second. A route's rate is that
- * times its requests per open. The smoke size runs a fifth of it, for a second.
+ * mean for its busiest minutes: 2,000,000 × 4 × 0.12 / 3,600 × 1.5 = 400 opens a second (TARGETS.md's busiest
+ * minute). A route's rate is that times its requests per open. The smoke size runs a fifth of it, for a second.
  */
-const PEAK_OPENS_PER_S = (2_000_000 * 4 * 0.12 * 1.5) / 3_600;
+const PEAK_OPENS_PER_S = BENCH_REFERENCES.api.appOpensPerSecond;
 const rateOf = (requestsPerOpen: number) => Math.ceil((PEAK_OPENS_PER_S * requestsPerOpen) / (smoke ? 5 : 1));
 /** A rate run that answered fewer than this share of what it was set to send fell behind. */
 const KEPT_UP = 0.95;
@@ -293,7 +296,8 @@ try {
 }
 
 const label = (users: number) => (users >= 1_000_000 ? `${users / 1_000_000} M` : `${users / 1_000} k`);
-console.log(`\nSaturated: ${connections} connections as fast as they go, ${durationS} s per route. p99 (p50) in ms by users in the database, and the API process's CPU µs per request${redis ? " (its rate limits counted in Redis)" : ""}${smoke ? " (smoke size: figures meaningless)" : ""}`);
+console.log(`\nSaturated: ${connections} connections as fast as they go, ${durationS} s per route. p99 (p50) in ms by users in the database, and the API process's CPU µs per request${redis ? " (its rate limits counted in Redis)" : ""}${smoke ? " (smoke size: figures meaningless)" : ""}. ` +
+    "At saturation the p99 is mostly queueing on the machine's cores: met is the CPU per request staying flat from the smallest size to the largest");
 console.log(`| route | ${runs.map((run) => `${label(run.users)} users`).join(" | ")} | target | met |`);
 console.log(`|---|${runs.map(() => "---|").join("")}---|---|`);
 for (const [index, route] of ROUTES.entries()) {
@@ -303,17 +307,22 @@ for (const [index, route] of ROUTES.entries()) {
     const cpu = measured.cpuMicros === undefined ? "" : `, ${Math.round(measured.cpuMicros).toLocaleString("en")} µs`;
     return `${measured.p99} (${measured.p50})${cpu}${measured.errors ? `, ${measured.errors} errors` : ""}`;
   });
-  const met = runs.every((run) => {
+  // The verdict is the CPU per request, the largest size against the smallest (a saturated p99 is a queue length).
+  const smallest = runs[0]?.results[index];
+  const largest = runs.at(-1)?.results[index];
+  const growth = smallest?.cpuMicros && largest?.cpuMicros ? largest.cpuMicros / smallest.cpuMicros : undefined;
+  const answeredEverywhere = runs.every((run) => {
     const measured = run.results[index];
-    return measured !== undefined && measured.requests > 0 && measured.p99 < P99_TARGET_MS && measured.errors === 0;
+    return measured !== undefined && measured.requests > 0 && measured.errors === 0;
   });
-  console.log(`| ${route.name} | ${cells.join(" | ")} | p99 < ${P99_TARGET_MS} ms | ${met ? "yes" : "no"} |`);
-  const largest = runs.at(-1);
+  const met = runs.length < 2 || growth === undefined ? null : answeredEverywhere && growth <= CPU_GROWTH_MAX;
+  const range = runs.length < 2 ? "" : `${label(runs[0]?.users ?? 0)} → ${label(runs.at(-1)?.users ?? 0)}`;
+  console.log(`| ${route.name} | ${cells.join(" | ")} | CPU/request ${range} ≤ ${CPU_GROWTH_MAX}× (flat)${growth === undefined ? "" : `: ${growth.toFixed(2)}×`} | ${met === null ? "—" : met ? "yes" : "no"} |`);
   recordBenchFigure({
     bench: "@oro/api",
-    figure: `${route.name} at ${largest ? label(largest.users) : "?"} users, p99`,
-    measured: `${largest?.results[index]?.p99 ?? "?"} ms`,
-    target: `< ${P99_TARGET_MS} ms`,
+    figure: `${route.name}, API CPU per request${range ? `, ${range} users` : " at one size"} (saturated)`,
+    measured: growth === undefined ? "?" : `${Math.round(smallest?.cpuMicros ?? 0).toLocaleString("en")} → ${Math.round(largest?.cpuMicros ?? 0).toLocaleString("en")} µs (${growth.toFixed(2)}×)`,
+    target: `≤ ${CPU_GROWTH_MAX}× (flat)`,
     met,
   });
 }
@@ -329,6 +338,7 @@ console.log(
     `p99 (p50) in ms, the answers a second ("fell behind": under ${KEPT_UP * 100}% of the rate answered) and the API's CPU at the rate as a share of one core. ` +
     "The requests are evenly spaced and each one's time counts from when it was due, so a server that falls behind shows in the p99",
 );
+console.log(`(met: at ${runs.at(-1) ? label(runs.at(-1)?.users ?? 0) : "?"} users, the largest size measured)`);
 console.log(`| route | rate, req/s | ${runs.map((run) => `${label(run.users)} users`).join(" | ")} | target | met |`);
 console.log(`|---|---|${runs.map(() => "---|").join("")}---|---|`);
 for (const [index, route] of ROUTES.entries()) {
@@ -340,12 +350,11 @@ for (const [index, route] of ROUTES.entries()) {
     const core = measured.cpuMicros === undefined ? "" : `, ${Math.round((measured.cpuMicros * route.ratePerS) / 10_000)}% of a core`;
     return `${measured.p99} (${measured.p50}), ${answeredPerS}/s${core}${keptUp(measured, route) ? "" : ", fell behind"}${measured.errors ? `, ${measured.errors} errors` : ""}`;
   });
-  const met = runs.every((run) => {
-    const measured = run.atRate[index];
-    return measured !== undefined && keptUp(measured, route) && measured.p99 < P99_TARGET_MS && measured.errors === 0;
-  });
-  console.log(`| ${route.name} | ${route.ratePerS.toLocaleString("en")} | ${cells.join(" | ")} | p99 < ${P99_TARGET_MS} ms at the rate | ${met ? "yes" : "no"} |`);
+  // Judged where the target sets it and the figure names it: the largest size measured (2 M users by default).
   const largest = runs.at(-1);
+  const measuredAtLargest = largest?.atRate[index];
+  const met = measuredAtLargest !== undefined && keptUp(measuredAtLargest, route) && measuredAtLargest.p99 < P99_TARGET_MS && measuredAtLargest.errors === 0;
+  console.log(`| ${route.name} | ${route.ratePerS.toLocaleString("en")} | ${cells.join(" | ")} | p99 < ${P99_TARGET_MS} ms at the rate | ${met ? "yes" : "no"} |`);
   recordBenchFigure({
     bench: "@oro/api",
     figure: `${route.name} at ${largest ? label(largest.users) : "?"} users, p99 at the production rate (${route.ratePerS} req/s)`,
@@ -366,20 +375,21 @@ console.log(
 console.log(`| follower | ${followed.map((run) => `${label(run.users)} users`).join(" | ")} | reference | met |`);
 console.log(`|---|${followed.map(() => "---|").join("")}---|---|`);
 const perSecond = (events: number, seconds: number) => (Number.isFinite(seconds) ? Math.round(events / seconds).toLocaleString("en") : "not done");
-const mintsMet = followed.every((run) => run.payable === run.pending && run.mints / run.mintsSeconds >= PEAK_MINTS_PER_S);
+// Every referral decided at every size; the rate judged at the largest, as its figure says.
+const largestFollowed = followed.at(-1);
+const mintsMet = followed.every((run) => run.payable === run.pending) && largestFollowed !== undefined && largestFollowed.mints / largestFollowed.mintsSeconds >= PEAK_MINTS_PER_S;
 console.log(
-  `| mints: mints/s (referrals decided) | ${followed.map((run) => `${perSecond(run.mints, run.mintsSeconds)} (${run.payable.toLocaleString("en")} of ${run.pending.toLocaleString("en")} payable)`).join(" | ")} | ≥ ${PEAK_MINTS_PER_S}/s (1,000 mints a 2 s block), every referral decided | ${mintsMet ? "yes" : "no"} |`,
+  `| mints: mints/s (referrals decided) | ${followed.map((run) => `${perSecond(run.mints, run.mintsSeconds)} (${run.payable.toLocaleString("en")} of ${run.pending.toLocaleString("en")} payable)`).join(" | ")} | ≥ ${PEAK_MINTS_PER_S}/s at ${largestFollowed ? label(largestFollowed.users) : "?"} users (1,000 mints a 2 s block), every referral decided | ${mintsMet ? "yes" : "no"} |`,
 );
 const payoutsMet = followed.every((run) => run.recordedPaid === run.payouts && Number.isFinite(run.payoutsSeconds));
 console.log(
   `| payouts: payouts/s (vouchers recorded paid) | ${followed.map((run) => `${perSecond(run.payouts, run.payoutsSeconds)} (${run.recordedPaid.toLocaleString("en")} of ${run.payouts.toLocaleString("en")})`).join(" | ")} | every voucher recorded | ${payoutsMet ? "yes" : "no"} |`,
 );
 console.log(`| the API's CPU per event followed | ${followed.map((run) => `${Math.round(run.cpuMicrosPerEvent)} µs`).join(" | ")} | | |`);
-const largestRun = followed.at(-1);
 recordBenchFigure({
   bench: "@oro/api",
-  figure: `mints followed at ${largestRun ? label(largestRun.users) : "?"} users, a second`,
-  measured: largestRun ? perSecond(largestRun.mints, largestRun.mintsSeconds) : "?",
+  figure: `mints followed at ${largestFollowed ? label(largestFollowed.users) : "?"} users, a second`,
+  measured: largestFollowed ? perSecond(largestFollowed.mints, largestFollowed.mintsSeconds) : "?",
   target: `≥ ${PEAK_MINTS_PER_S}`,
   met: mintsMet,
 });

@@ -1,11 +1,12 @@
 import { stripVTControlCharacters } from "node:util";
-import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
+import type { FullResult, Reporter, TestCase, TestError, TestResult } from "@playwright/test/reporter";
 
 /**
  * One closing line in the shape CI sums over every suite ("Tests  N failed | N passed"), with the skipped
  * journeys (test.fixme, or no Chromium) and the whole run's duration. Before it, one short paragraph per failed
  * journey: its first error line, where, and what the phone showed (the fixture's "phone" annotation), so that
- * the tail of a long CI log alone tells every failure apart.
+ * the tail of a long CI log alone tells every failure apart. An error before or between the journeys (the stack or the
+ * simulator did not start, no browser for the rehearsal) counts as one failure and is named the same way.
  */
 export default class SummaryReporter implements Reporter {
   private passed = 0;
@@ -28,6 +29,12 @@ export default class SummaryReporter implements Reporter {
         [`✘ ${test.title}`, `  ${stripVTControlCharacters(error?.message ?? result.status).split("\n")[0]} ${where}`.trimEnd(), phone && `  the phone showed: ${phone}`].filter(Boolean).join("\n"),
       );
     }
+  }
+
+  /** An error outside every journey (the global setup: no stack, no simulator, no browser): one failure, named. */
+  onError(error: TestError): void {
+    this.failed += 1;
+    this.failures.push(`✘ the journeys could not run: ${stripVTControlCharacters(error.message ?? error.value ?? "an error outside the journeys").split("\n")[0]}`);
   }
 
   onEnd(result: FullResult): void {

@@ -117,6 +117,31 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/**
+ * Drops the bench's database whoever is still on it. `DROP DATABASE … WITH (FORCE)` is refused (42501, "must be a
+ * member of the role whose process is being terminated") while an autovacuum worker, a superuser's process, works on
+ * it, which a backfill's many writes start: so this role's own connections are ended first, then a plain DROP DATABASE
+ * stops the autovacuum workers itself (and waits up to 5 s for the ended connections to go).
+ */
+async function dropDatabase(name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND usename = current_user AND pid <> pg_backend_pid()", [name]);
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name}`);
+        return;
+      } catch (error) {
+        // 55006: a connection of this role came back in between (a pool reconnecting): end it again.
+        if ((error as { code?: string }).code !== "55006" || attempt >= 5) throw error;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /** RSS (bytes) and CPU seconds of every process in a group, from /proc. */
 function groupUsage(pgid: number): { rss: number; cpuSeconds: number } {
   let rss = 0;
@@ -592,7 +617,10 @@ async function main(): Promise<void> {
     await rpc.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (database === "postgres") {
-      await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((error: unknown) => console.error(`could not drop the database ${dbName}: ${String(error)}`));
+      await dropDatabase(dbName).catch((error: unknown) => {
+        console.error(`could not drop the database ${dbName}: ${String(error)}`);
+        failed = true;
+      });
     }
     if (failed) process.exitCode = 1;
   }

@@ -1,26 +1,27 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ApiSchemas } from "@oro/clients";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readStored } from "../src/lib/storage";
 import { REFERRAL_CLAIM, USER, type FakeOptions } from "./fakes";
 import { flush, renderApp } from "./render-app";
 
 const ORO = 1_000_000_000_000_000_000n;
-const iso = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString();
+const iso = (secondsAgo: number, now = Date.now()) => new Date(now - secondsAgo * 1000).toISOString();
 
 function voucher(nonce: number, amount = ORO): ApiSchemas["ClaimableSignature"] {
   return { contractAddress: REFERRAL_CLAIM, message: { account: USER, amount: amount.toString(), nonce: String(nonce) }, signature: "0x5e" };
 }
 
 type Entry = ApiSchemas["ReferredUser"];
-const invite = (username: string | null, paymentType: "claimable" | "auto", hasClaimed: boolean, secondsAgo: number, nonce: number): Entry => ({
+/** `now`: the moment `secondsAgo` counts back from (a history served a page at a time keeps one). */
+const invite = (username: string | null, paymentType: "claimable" | "auto", hasClaimed: boolean, secondsAgo: number, nonce: number, now?: number): Entry => ({
   userId: `u-${nonce}`,
   username,
   paymentType,
   paymentAmountWei: ORO.toString(),
   hasClaimed,
-  updatedAt: iso(secondsAgo),
+  updatedAt: iso(secondsAgo, now),
   ...(paymentType === "claimable" ? { claimableSignature: voucher(nonce) } : {}),
 });
 
@@ -158,11 +159,20 @@ describe("share screen: totals and invites", () => {
 describe("share screen: a long history of invites, a page at a time", () => {
   const TOTAL = 50_000;
   const PAGE = 50;
+  /**
+   * When the history's newest invite was updated: fixed for each test, as the API's stored history is. (Counted from
+   * each page's own moment, a page served a second after the one before described invites a second newer than they
+   * were, and the list's order, newest first, put page 2's first invite above page 1's last.)
+   */
+  let historyAt = Date.now();
+  beforeEach(() => {
+    historyAt = Date.now();
+  });
   /** The API's pages over TOTAL claimable, unclaimed invites, newest first; the cursor is the next index. */
   function pagedEarnings(cursor: string | undefined): ApiSchemas["OroEarned"] {
     const start = cursor === undefined ? 0 : Number(cursor);
     const end = Math.min(start + PAGE, TOTAL);
-    const usersReferred = Array.from({ length: end - start }, (_, i) => invite(`friend${start + i}`, "claimable", false, 3600 + start + i, start + i + 1));
+    const usersReferred = Array.from({ length: end - start }, (_, i) => invite(`friend${start + i}`, "claimable", false, 3600 + start + i, start + i + 1, historyAt));
     return earnings({ totalOroEarnedWei: (BigInt(TOTAL) * ORO).toString(), usersReferredCount: TOTAL, usersReferred, nextCursor: end < TOTAL ? String(end) : null });
   }
   const cursorsAsked = (app: ReturnType<typeof renderApp>) => earningsCalls(app).map((call) => (call.args[1] as { cursor?: string }).cursor);

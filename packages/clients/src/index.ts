@@ -10,3 +10,4 @@ export * from "./chain-clock.js";
 export * from "./world-notifications.js";
 export * from "./chain-cursor.js";
 export type * as IndexerApi from "./indexer-api.js";
+export * from "./bench-references.js";

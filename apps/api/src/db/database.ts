@@ -6,8 +6,12 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.js";
 import { applyMigrations, type Migration, type MigrationResult, type SqlConnection } from "./migrate.js";
 
-/** Where the data lives: PostgreSQL by URL, or the embedded PGlite (a folder, or "memory://" for tests). */
-export type DatabaseTarget = { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dataDir: string };
+/**
+ * Where the data lives: PostgreSQL by URL, or the embedded PGlite (a folder, or "memory://" for tests). A PGlite
+ * database may start from `snapshot`, a dump of another's data folder (PGlite's dumpDataDir): the tests start each
+ * database from one migrated copy instead of creating a cluster each time (about 3 s of CPU against 0.7 s here).
+ */
+export type DatabaseTarget = { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dataDir: string; snapshot?: Blob };
 
 /** pg's own default. */
 const DEFAULT_POOL_SIZE = 10;
@@ -96,7 +100,7 @@ async function listenPostgres(url: string, channel: string, onMessage: (payload:
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === "postgres" ? openPostgres(target.url, target.poolSize ?? DEFAULT_POOL_SIZE) : openPglite(target.dataDir);
+  return target.kind === "postgres" ? openPostgres(target.url, target.poolSize ?? DEFAULT_POOL_SIZE) : openPglite(target.dataDir, target.snapshot);
 }
 
 function openPostgres(url: string, poolSize: number): Database {
@@ -137,9 +141,9 @@ function openPostgres(url: string, poolSize: number): Database {
   };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, snapshot: Blob | undefined): Promise<Database> {
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+  const pglite = await PGlite.create(dataDir, snapshot ? { loadDataDir: snapshot } : undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const connection: SqlConnection = {
     query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,

@@ -17,6 +17,30 @@ async function run(serverUrl: string, sql: string): Promise<void> {
   }
 }
 
+/**
+ * Drops the database `name` whoever is still on it. `DROP DATABASE … WITH (FORCE)` is refused (42501) while an
+ * autovacuum worker, a superuser's process, works on it, which many writes start: so this role's own connections are
+ * ended first, then a plain DROP DATABASE stops the autovacuum workers itself (and waits up to 5 s for the rest to go).
+ */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND usename = current_user AND pid <> pg_backend_pid()", [name]);
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}"`);
+        return;
+      } catch (error) {
+        // 55006: a connection of this role came back in between (a pool reconnecting): end it again.
+        if ((error as { code?: string }).code !== "55006" || attempt >= 5) throw error;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /** Needs a role that may CREATE DATABASE. The name is `<prefix>_<random hex>`. */
 export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<ScratchDatabase> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
@@ -29,17 +53,7 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
     async drop() {
       if (dropped) return;
       dropped = true;
-      // FORCE cannot end an autovacuum worker that is busy with the database after many writes (42501):
-      // it finishes in a moment, so try again a few times.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await run(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-          return;
-        } catch (error) {
-          if ((error as { code?: string }).code !== "42501" || attempt >= 10) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-        }
-      }
+      await dropDatabase(serverUrl, name);
     },
   };
 }

@@ -24,7 +24,10 @@ export function startDeadline(ms: number): Deadline {
       const expired = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new DeadlineExceededError(`no answer within the request's deadline (${ms} ms)`)), left);
       });
-      return Promise.race([work(), expired]).finally(() => clearTimeout(timer));
+      // A `work` that throws before it returns its promise answers with that error too: thrown out of the race, it
+      // would leave the timer behind, and its rejection, which nobody awaits, would end the process when it fired.
+      const answer = new Promise<T>((resolve) => resolve(work()));
+      return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
     },
   };
 }

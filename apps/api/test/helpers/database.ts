@@ -1,3 +1,5 @@
+import { openAsBlob } from "node:fs";
+import { inject } from "vitest";
 import { openDatabase, type Database } from "../../src/db/database.js";
 import type { Migration } from "../../src/db/migrate.js";
 import { createScratchDatabase } from "../../src/db/scratch.js";
@@ -19,6 +21,10 @@ export interface TestDatabase {
 // only through src/env.ts.
 const serverUrl = process.env.ORO_TEST_DATABASE === "postgres" ? process.env.DATABASE_URL : undefined;
 
+// A migrated PGlite data folder to start from (test/global-setup.ts), read once per file.
+const migratedDumpFile = inject("migratedPgliteDump");
+let migratedDump: Promise<Blob> | undefined;
+
 export function testDatabaseKind(): "pglite" | "postgres" {
   return serverUrl ? "postgres" : "pglite";
 }
@@ -26,7 +32,10 @@ export function testDatabaseKind(): "pglite" | "postgres" {
 /** `migrations`: apply only these (a migration's own test starts from the ones before it). */
 export async function createTestDatabase(migrations?: Migration[]): Promise<TestDatabase> {
   if (!serverUrl) {
-    const database = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+    // A database with only some migrations (a migration's own test) starts empty; the others from the migrated dump,
+    // which migrate() then finds complete.
+    const snapshot = migrations === undefined && migratedDumpFile ? await (migratedDump ??= openAsBlob(migratedDumpFile)) : undefined;
+    const database = await openDatabase({ kind: "pglite", dataDir: "memory://", ...(snapshot ? { snapshot } : {}) });
     await database.migrate(migrations);
     return { database, kind: "pglite", drop: () => database.close() };
   }
