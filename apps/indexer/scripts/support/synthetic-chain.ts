@@ -44,6 +44,11 @@ export interface SyntheticChainOptions {
   liveIntervalMs: number;
   /** Seconds between blocks. */
   blockTime: number;
+  /**
+   * Logs served as they are in blocks after the last backfill mint (within the tail), each its own transaction: events
+   * the contracts' ABI allows but an honest chain never emits (test/integration/hostile-chain.test.ts).
+   */
+  extraLogs?: ReadonlyMap<number, readonly { address: Address; topics: readonly Hex[]; data: Hex }[]>;
 }
 
 export const FIRST_MINT_BLOCK = 5;
@@ -139,6 +144,10 @@ export class SyntheticChain {
     // so every mint keeps its human's streak going as it would for someone who claims as soon as allowed.
     this.waitBetweenMints = Math.max(1, Math.floor(options.humans / options.perBlock) * options.blockTime);
     this.setupLogs.set(ORO_BLOCK, this.oroConstructorLogs());
+    for (const [block, logs] of options.extraLogs ?? []) {
+      if (block <= this.lastBackfillMintBlock || block > this.head) throw new Error(`extra logs go in the tail (blocks ${this.lastBackfillMintBlock + 1}–${this.head}), not block ${block}`);
+      this.setupLogs.set(block, logs.map((log, txIndex) => ({ address: log.address.toLowerCase() as Address, topics: [...log.topics], data: log.data, txIndex })));
+    }
     this.setupLogs.set(CLAIM_BLOCK, [
       { address: CLAIM, topics: encodeEventTopics({ abi: referralClaimAbi, eventName: "OwnershipTransferred", args: { previousOwner: `0x${"0".repeat(40)}`, newOwner: OWNER } }) as string[], data: "0x", txIndex: 0 },
       { address: CLAIM, topics: [topic0("SignerUpdated", referralClaimAbi)], data: encodeAbiParameters([{ type: "address" }, { type: "address" }], [`0x${"0".repeat(40)}`, SIGNER]), txIndex: 0 },
@@ -215,7 +224,8 @@ export class SyntheticChain {
   }
 
   transactionCount(block: number): number {
-    if (this.setupLogs.has(block)) return 1;
+    const setup = this.setupLogs.get(block);
+    if (setup) return Math.max(1, ...setup.map((log) => log.txIndex + 1));
     const [start, end] = this.mintRange(block);
     return end - start;
   }
