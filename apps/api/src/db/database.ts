@@ -99,6 +99,20 @@ async function listenPostgres(url: string, channel: string, onMessage: (payload:
   };
 }
 
+// What a database that is gone, restarting or out of connections throws (through Prisma's adapter, pg's pool, or as
+// the cause of either): answered 503 and retried by the caller, never a 500 that pages as a bug.
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1017", "P2024"]);
+const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection (?:is )?closed|Client has encountered a connection error|the database system is (?:starting up|shutting down)|too many clients/i;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Object && depth < 6; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === "postgres" ? openPostgres(target.url, target.poolSize ?? DEFAULT_POOL_SIZE) : openPglite(target.dataDir, target.snapshot);
 }

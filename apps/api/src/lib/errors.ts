@@ -12,6 +12,7 @@ export const API_ERROR_CODES = [
   "RATE_LIMITED",
   "INTERNAL_ERROR",
   "NOT_READY",
+  "DATABASE_UNAVAILABLE",
   // Fastify's own refusals of a request body, passed on with Fastify's code
   "FST_ERR_CTP_BODY_TOO_LARGE",
   "FST_ERR_CTP_INVALID_MEDIA_TYPE",

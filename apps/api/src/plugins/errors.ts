@@ -3,10 +3,11 @@ import type { FastifyError } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import type { ErrorResponse } from "../schemas/common.js";
 import { ApiError, isApiErrorCode, RateLimitedError } from "../lib/errors.js";
+import { isDatabaseUnavailable } from "../db/database.js";
 
 /**
  * One shape for every failure: `{ error, message, issues? }`. Invalid input is a 400 that names each field
- * and the rule it broke; an unknown route is a 404; only a bug is a 500 (logged, with no detail leaked).
+ * and the rule it broke; an unknown route is a 404; a database that does not answer a 503; only a bug is a 500 (logged, with no detail leaked).
  */
 export default fp(
   (fastify, _options, done) => {
@@ -38,6 +39,11 @@ export default fp(
           message: error.message,
           issues: [{ field: "body", rule: error.code ?? "invalid", message: error.message }],
         } satisfies ErrorResponse);
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, "the database does not answer");
+        void reply.header("retry-after", 1);
+        return reply.status(503).send({ error: "DATABASE_UNAVAILABLE", message: "the database does not answer: try again shortly" } satisfies ErrorResponse);
       }
       request.log.error({ err: error }, "unhandled error");
       return reply.status(500).send({ error: "INTERNAL_ERROR", message: "something went wrong on our side" } satisfies ErrorResponse);
