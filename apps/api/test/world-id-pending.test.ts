@@ -75,6 +75,9 @@ describe("the wallet's pending enrolment", () => {
     expect(replaced.pending.worldId3.nullifierHash).toBe(BigInt(`0x${"0c".repeat(32)}`).toString());
     expect(await t.db.database.prisma.worldIdPendingEnrolment.count({ where: { user: { address: user.address } } })).toBe(1);
 
+    // A move whose 3.0 proof World App has not given yet (3.0 proofs can be asked again; the uniqueness proof cannot).
+    expect((await put(user, enrolment({ kind: "move" }))).json()).toMatchObject({ pending: { kind: "move", worldId3: null } });
+
     expect((await remove(user)).json()).toEqual({ deleted: true });
     expect((await get(user)).json()).toEqual({ pending: null });
     expect((await remove(user)).json()).toEqual({ deleted: false });
@@ -108,7 +111,6 @@ describe("the wallet's pending enrolment", () => {
       [enrolment({ uniqueness: { ...u, credentialGenesisIssuedAtMin: (1n << 64n).toString() } }), "body.uniqueness.credentialGenesisIssuedAtMin"],
       [enrolment({ uniqueness: { ...u, extra: "1" } }), "body.uniqueness"],
       [enrolment({ signal: "0x" }), "body"],
-      [enrolment({ kind: "move" }), "body.worldId3"],
       [{ ...move(), kind: "enrol" }, "body.worldId3"],
       [{ ...move(), worldId3: { merkleRoot: "1", nullifierHash: "2", proof: ["1"] } }, "body.worldId3.proof"],
       // The verifier refuses a proof 5 hours past its expiresAtMin: keeping it would help nobody.

@@ -68,7 +68,7 @@ export const PENDING_ENROLMENT_KINDS = ["enrol", "move"] as const;
 /** The pending proofs' shape, its numbers as `number` says (text in, decimal text out). */
 function pendingEnrolmentShape(uint256: z.ZodType<string>, uint64: z.ZodType<string>) {
   return z.strictObject({
-    kind: z.enum(PENDING_ENROLMENT_KINDS).meta({ description: "enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0 (worldId3 required)" }),
+    kind: z.enum(PENDING_ENROLMENT_KINDS).meta({ description: "enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0" }),
     idkitSessionId: idkitSessionIdSchema,
     uniqueness: z
       .strictObject({
@@ -82,14 +82,14 @@ function pendingEnrolmentShape(uint256: z.ZodType<string>, uint64: z.ZodType<str
     worldId3: z
       .strictObject({ merkleRoot: uint256, nullifierHash: uint256, proof: z.array(uint256).length(8) })
       .nullable()
-      .meta({ description: "A move's 3.0 proof (signal receiver ‖ session); null for an enrolment" }),
+      .meta({ description: "A move's 3.0 proof (signal receiver ‖ session), once World App gave it (null until then: 3.0 proofs can be asked again); null for an enrolment" }),
   });
 }
 
 export const pendingEnrolmentBodySchema = pendingEnrolmentShape(uint256Text, uint64Text)
-  .refine((pending) => (pending.kind === "move") === (pending.worldId3 !== null), {
+  .refine((pending) => pending.kind === "move" || pending.worldId3 === null, {
     path: ["worldId3"],
-    message: "a move carries its 3.0 proof, an enrolment none",
+    message: "an enrolment carries no 3.0 proof",
   })
   .meta({
     description: "The proofs of an enrolment or a move that has not landed yet (World App discloses the uniqueness proof once)",

@@ -1908,7 +1908,7 @@ export interface paths {
                         /** @description IDKit's session id (IDKit.proveSession takes it) */
                         idkitSessionId: string;
                         /**
-                         * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0 (worldId3 required)
+                         * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0
                          * @enum {string}
                          */
                         kind: "enrol" | "move";
@@ -1924,7 +1924,7 @@ export interface paths {
                             nullifier: string;
                             proof: string[];
                         };
-                        /** @description A move's 3.0 proof (signal receiver ‖ session); null for an enrolment */
+                        /** @description A move's 3.0 proof (signal receiver ‖ session), once World App gave it (null until then: 3.0 proofs can be asked again); null for an enrolment */
                         worldId3: {
                             /** @description a uint256, as decimal (or 0x hex) text; answered in decimal */
                             merkleRoot: string;
@@ -2412,7 +2412,7 @@ export interface components {
                 /** @description IDKit's session id (IDKit.proveSession takes it) */
                 idkitSessionId: string;
                 /**
-                 * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0 (worldId3 required)
+                 * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0
                  * @enum {string}
                  */
                 kind: "enrol" | "move";
@@ -2428,7 +2428,7 @@ export interface components {
                     nullifier: string;
                     proof: string[];
                 };
-                /** @description A move's 3.0 proof (signal receiver ‖ session); null for an enrolment */
+                /** @description A move's 3.0 proof (signal receiver ‖ session), once World App gave it (null until then: 3.0 proofs can be asked again); null for an enrolment */
                 worldId3: {
                     /** @description Decimal text */
                     merkleRoot: string;
@@ -2453,7 +2453,7 @@ export interface components {
                 /** @description IDKit's session id (IDKit.proveSession takes it) */
                 idkitSessionId: string;
                 /**
-                 * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0 (worldId3 required)
+                 * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0
                  * @enum {string}
                  */
                 kind: "enrol" | "move";
@@ -2469,7 +2469,7 @@ export interface components {
                     nullifier: string;
                     proof: string[];
                 };
-                /** @description A move's 3.0 proof (signal receiver ‖ session); null for an enrolment */
+                /** @description A move's 3.0 proof (signal receiver ‖ session), once World App gave it (null until then: 3.0 proofs can be asked again); null for an enrolment */
                 worldId3: {
                     /** @description Decimal text */
                     merkleRoot: string;
