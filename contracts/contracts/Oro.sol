@@ -333,15 +333,15 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
     ///        this seed and no 3.0 history. With the enrolment's signal naming the session, neither proof combines with
     ///        another human's, so nobody who copies or reorders pending transactions can change what this one does.
     /// @param sessionSeed The OPRF seed half of IDKit's session id (World's prefix byte 0x01), recorded in the event.
-    ///        (The name keeps the selectors where the 3.0 mint's dispatch stays cheapest.)
+    ///        (The parameters' order keeps this selector below the 3.0 mint's, where its dispatch stays cheapest.)
     /// While 3.0 is open the credential must be issued at or after the genesis cut-off (a human verified since World App
     /// stopped making 3.0 credentials, so with no 3.0 path); humans verified earlier move instead. Once 3.0 is closed any
     /// genesis bound is taken, so proofs requested before the close still enrol after it.
     function enrolInWorldId4Session(
         address receiver,
-        UniquenessProof calldata enrolment,
+        uint256 sessionSeed,
         SessionProof calldata session,
-        uint256 sessionSeed
+        UniquenessProof calldata enrolment
     )
         external
         returns (uint256 amount)
@@ -373,9 +373,9 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         address receiver,
         uint256 root,
         uint256 nullifierHash,
-        uint256[8] calldata proof,
-        UniquenessProof calldata enrolment,
         uint256 sessionSeed,
+        UniquenessProof calldata enrolment,
+        uint256[8] calldata proof,
         SessionProof calldata session
     ) external {
         if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
@@ -527,9 +527,9 @@ contract Oro is IERC20Metadata, IERC20Errors, Ownable2Step {
         return abi.encodePacked(receiver, sessionId).hashToField();
     }
 
-    /// @dev verifier.verifySession with ORO's rp id and proof of human pinned; bubbles up the verifier's error.
+    /// @dev verifier.verifySession with ORO's rp id and proof of human pinned; bubbles up the verifier's error. Session
+    ///      id 0 never gets here: enrolment refuses it, and a claim needs an enrolled session.
     function _verifySession(SessionProof calldata session, uint256 signalHash, uint64 genesisMin) private view {
-        if (session.sessionId == 0) revert InvalidSessionId();
         WorldId4Verifier memory worldId4 = _worldId4;
         worldId4.verifier.verifySession(
             worldId4.rpId,

@@ -97,7 +97,7 @@ describe("World ID 4.0: the limits every path keeps", function () {
     const enrolment = uniqueness("erin", receiver, sessionId, t, { expiresAtMin: 0n });
     const seed = devSessionSeed("erin", 1n);
     await oro.write.enrolInWorldId4Session(
-      [receiver, enrolment, completion(sessionId, receiver, seed, 0n, enrolment.nullifier, t, { expiresAtMin: 0n }), seed],
+      [receiver, seed, completion(sessionId, receiver, seed, 0n, enrolment.nullifier, t, { expiresAtMin: 0n }), enrolment],
       { account: alice.account },
     );
     // Recorded as 1, never 0 (0 marks an unknown session): the session is known, and no proof without an expiry claims.

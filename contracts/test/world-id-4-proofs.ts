@@ -105,7 +105,7 @@ export async function enrolmentArgs(receiver: Address, human: string, seed = 1n,
   const sessionSeed = devSessionSeed(human, seed);
   const t = await now();
   const enrolment = uniqueness(human, receiver, sessionId, t, { genesisMin });
-  return [receiver, enrolment, completion(sessionId, receiver, sessionSeed, 0n, enrolment.nullifier, t, { genesisMin }), sessionSeed] as const;
+  return [receiver, sessionSeed, completion(sessionId, receiver, sessionSeed, 0n, enrolment.nullifier, t, { genesisMin }), enrolment] as const;
 }
 
 export async function claim(oro: Oro, wallet: Wallet, sessionId: bigint, options: Parameters<typeof session>[3] = {}) {
@@ -128,7 +128,7 @@ export async function moveArgs(receiver: Address, human3: string, human4: string
   const proof3 = proofForSession(human3, receiver, signalSession ?? sessionId);
   const enrolment = uniqueness(human4, receiver, sessionId, t, { genesisMin: 0n });
   return [
-    receiver, proof3.root, proof3.nullifierHash, proof3.proof, enrolment, sessionSeed,
+    receiver, proof3.root, proof3.nullifierHash, sessionSeed, enrolment, proof3.proof,
     completion(sessionId, receiver, sessionSeed, proof3.nullifierHash, enrolment.nullifier, t, { genesisMin: 0n }),
   ] as const;
 }

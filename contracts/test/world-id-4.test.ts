@@ -23,7 +23,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const t = await now();
       const receiver = alice.account.address;
       const enrolment = uniqueness("erin", receiver, sessionId, t);
-      const hash = await oro.write.enrolInWorldId4Session([receiver, enrolment, completion(sessionId, receiver, SEED, 0n, enrolment.nullifier, t), SEED], { account: alice.account });
+      const hash = await oro.write.enrolInWorldId4Session([receiver, SEED, completion(sessionId, receiver, SEED, 0n, enrolment.nullifier, t), enrolment], { account: alice.account });
       const mintedAt = await blockTimestampOf(hash);
       expect(await oro.read.balanceOf([receiver])).to.equal(AMOUNT_PER_MINT);
       const [lastMintedAt, numOfMints] = await oro.read.sessionMintData([sessionId]);
@@ -46,8 +46,8 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const older = await enrolmentArgs(receiver, "alice-old", 1n, GENESIS_CUTOFF - 1n);
       await expectRevert(oro.write.enrolInWorldId4Session(older, { account: alice.account }), "CredentialBeforeCutoff", [GENESIS_CUTOFF - 1n, GENESIS_CUTOFF]);
       // Proofs that name the cut-off but were made by an older credential are not proofs of it.
-      const [, u, c, seed] = old;
-      await expectRevert(oro.write.enrolInWorldId4Session([receiver, { ...u, credentialGenesisIssuedAtMin: GENESIS_CUTOFF }, c, seed], { account: alice.account }), "ProofInvalid");
+      const [, seed, c, u] = old;
+      await expectRevert(oro.write.enrolInWorldId4Session([receiver, seed, c, { ...u, credentialGenesisIssuedAtMin: GENESIS_CUTOFF }], { account: alice.account }), "ProofInvalid");
       await oro.write.closeWorldId3({ account: owner.account });
       // The same proofs, requested before the close and sent after it, enrol.
       await oro.write.enrolInWorldId4Session(old, { account: alice.account });
@@ -70,9 +70,9 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const enrolment = uniqueness("erin", receiver, sessionId, t, { expiresAtMin: t + 30n * 86_400n });
       const stale = completion(sessionId, receiver, SEED, 0n, enrolment.nullifier, t);
       await time.increase(6 * 3_600);
-      await expectRevert(oro.write.enrolInWorldId4Session([receiver, enrolment, stale, SEED], { account: alice.account }), "ExpirationTooOld");
+      await expectRevert(oro.write.enrolInWorldId4Session([receiver, SEED, stale, enrolment], { account: alice.account }), "ExpirationTooOld");
       const later = await now();
-      await oro.write.enrolInWorldId4Session([receiver, enrolment, completion(sessionId, receiver, SEED, 0n, enrolment.nullifier, later), SEED], { account: alice.account });
+      await oro.write.enrolInWorldId4Session([receiver, SEED, completion(sessionId, receiver, SEED, 0n, enrolment.nullifier, later), enrolment], { account: alice.account });
       expect(await oro.read.balanceOf([receiver])).to.equal(AMOUNT_PER_MINT);
     });
 
@@ -82,7 +82,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const t = await now();
       const attempt = (sessionId: bigint, seed: bigint) => {
         const enrolment = uniqueness("erin", receiver, sessionId, t);
-        return oro.write.enrolInWorldId4Session([receiver, enrolment, completion(sessionId, receiver, seed, 0n, enrolment.nullifier, t), seed], { account: alice.account });
+        return oro.write.enrolInWorldId4Session([receiver, seed, completion(sessionId, receiver, seed, 0n, enrolment.nullifier, t), enrolment], { account: alice.account });
       };
       const sessionId = devSessionId("erin", 1n);
       await expectRevert(attempt(0n, SEED), "InvalidSessionId");
@@ -105,7 +105,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const taken = devSessionId("erin", 1n);
       const frank = uniqueness("frank", bob.account.address, taken, t);
       await expectRevert(
-        oro.write.enrolInWorldId4Session([bob.account.address, frank, completion(taken, bob.account.address, SEED, 0n, frank.nullifier, t), SEED], { account: bob.account }),
+        oro.write.enrolInWorldId4Session([bob.account.address, SEED, completion(taken, bob.account.address, SEED, 0n, frank.nullifier, t), frank], { account: bob.account }),
         "SessionAlreadyEnrolled", [taken],
       );
     });
@@ -117,7 +117,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const t = await now();
       const human = devWorldId4Nullifier("erin", RP_ID, ACTION4);
       const good = (options: Parameters<typeof completion>[6] = {}) => completion(sessionId, receiver, SEED, 0n, human, t, options);
-      const attempt = (u: UniquenessProof, s: SessionProof, to: Address = receiver) => oro.write.enrolInWorldId4Session([to, u, s, SEED], { account: alice.account });
+      const attempt = (u: UniquenessProof, s: SessionProof, to: Address = receiver) => oro.write.enrolInWorldId4Session([to, SEED, s, u], { account: alice.account });
       const erin = () => uniqueness("erin", receiver, sessionId, t);
       await expectRevert(attempt(uniqueness("erin", receiver, sessionId, t, { rpId: RP_ID + 1n }), good()), "ProofInvalid");
       await expectRevert(attempt(uniqueness("erin", receiver, sessionId, t, { issuerSchemaId: 9303n }), good()), "ProofInvalid");
@@ -145,7 +145,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const t = await now();
       const enrolment = uniqueness("erin", receiver, sessionId, t);
       const unprefixed = completion(sessionId, receiver, SEED, 0n, enrolment.nullifier, t, { sessionNullifier: [1n, 5n] });
-      const sent = oro.write.enrolInWorldId4Session([receiver, enrolment, unprefixed, SEED], { account: alice.account });
+      const sent = oro.write.enrolInWorldId4Session([receiver, SEED, unprefixed, enrolment], { account: alice.account });
       if (version === "V2") {
         await expectRevert(sent, "InvalidAction");
       } else {
@@ -226,9 +226,9 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       const receiver = alice.account.address;
       const args = await moveArgs(receiver, "grace", "grace");
       const otherReceiver = proofForSession("grace", bob.account.address, args[6].sessionId);
-      await expectRevert(oro.write.moveToWorldId4Session([receiver, otherReceiver.root, otherReceiver.nullifierHash, otherReceiver.proof, args[4], args[5], args[6]], { account: alice.account }), "InvalidProof");
+      await expectRevert(oro.write.moveToWorldId4Session([receiver, otherReceiver.root, otherReceiver.nullifierHash, args[3], args[4], otherReceiver.proof, args[6]], { account: alice.account }), "InvalidProof");
       const t = await now();
-      const noHistory = completion(args[6].sessionId, receiver, args[5], 0n, args[4].nullifier, t, { genesisMin: 0n });
+      const noHistory = completion(args[6].sessionId, receiver, args[3], 0n, args[4].nullifier, t, { genesisMin: 0n });
       await expectRevert(oro.write.moveToWorldId4Session([args[0], args[1], args[2], args[3], args[4], args[5], noHistory], { account: alice.account }), "ProofInvalid");
       await move(oro, alice, "grace", "grace");
       await expectRevert(move(oro, alice, "grace", "grace-again", 1n).then((result) => result.hash), "MovedToWorldId4", [devNullifierHash("grace")]);

@@ -135,7 +135,7 @@ export function chainActions(chain: LocalChain) {
       const now = BigInt(await this.latestTimestamp());
       const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs(humanName, receiver, seed, worldId4Settings, now, genesisMin);
       const hash = await walletClient.writeContract({
-        account: receiver, address: oro.address, abi: oroAbi, functionName: "enrolInWorldId4Session", args: [receiver, uniqueness, session, sessionSeed],
+        account: receiver, address: oro.address, abi: oroAbi, functionName: "enrolInWorldId4Session", args: [receiver, sessionSeed, session, uniqueness],
       });
       await confirmed(hash);
       return sessionId;
@@ -160,7 +160,7 @@ export function chainActions(chain: LocalChain) {
       });
       const hash = await walletClient.writeContract({
         account: receiver, address: oro.address, abi: oroAbi, functionName: "moveToWorldId4Session",
-        args: [receiver, root, nullifierHash, proof, uniqueness, sessionSeed, session],
+        args: [receiver, root, nullifierHash, sessionSeed, uniqueness, proof, session],
       });
       await confirmed(hash);
       return sessionId;

@@ -62,36 +62,9 @@ export const oroWorldId4CallsAbi = [
         "type": "address"
       },
       {
-        "components": [
-          {
-            "internalType": "uint256",
-            "name": "nullifier",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "nonce",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint64",
-            "name": "expiresAtMin",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint64",
-            "name": "credentialGenesisIssuedAtMin",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint256[5]",
-            "name": "proof",
-            "type": "uint256[5]"
-          }
-        ],
-        "internalType": "struct Oro.UniquenessProof",
-        "name": "enrolment",
-        "type": "tuple"
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
       },
       {
         "components": [
@@ -126,9 +99,36 @@ export const oroWorldId4CallsAbi = [
         "type": "tuple"
       },
       {
-        "internalType": "uint256",
-        "name": "sessionSeed",
-        "type": "uint256"
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "nullifier",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "nonce",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint64",
+            "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint64",
+            "name": "credentialGenesisIssuedAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "proof",
+            "type": "uint256[5]"
+          }
+        ],
+        "internalType": "struct Oro.UniquenessProof",
+        "name": "enrolment",
+        "type": "tuple"
       }
     ],
     "name": "enrolInWorldId4Session",
@@ -160,9 +160,9 @@ export const oroWorldId4CallsAbi = [
         "type": "uint256"
       },
       {
-        "internalType": "uint256[8]",
-        "name": "proof",
-        "type": "uint256[8]"
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
       },
       {
         "components": [
@@ -197,9 +197,9 @@ export const oroWorldId4CallsAbi = [
         "type": "tuple"
       },
       {
-        "internalType": "uint256",
-        "name": "sessionSeed",
-        "type": "uint256"
+        "internalType": "uint256[8]",
+        "name": "proof",
+        "type": "uint256[8]"
       },
       {
         "components": [

@@ -883,36 +883,9 @@ export const oroAbi = [
         "type": "address"
       },
       {
-        "components": [
-          {
-            "internalType": "uint256",
-            "name": "nullifier",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint256",
-            "name": "nonce",
-            "type": "uint256"
-          },
-          {
-            "internalType": "uint64",
-            "name": "expiresAtMin",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint64",
-            "name": "credentialGenesisIssuedAtMin",
-            "type": "uint64"
-          },
-          {
-            "internalType": "uint256[5]",
-            "name": "proof",
-            "type": "uint256[5]"
-          }
-        ],
-        "internalType": "struct Oro.UniquenessProof",
-        "name": "enrolment",
-        "type": "tuple"
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
       },
       {
         "components": [
@@ -947,9 +920,36 @@ export const oroAbi = [
         "type": "tuple"
       },
       {
-        "internalType": "uint256",
-        "name": "sessionSeed",
-        "type": "uint256"
+        "components": [
+          {
+            "internalType": "uint256",
+            "name": "nullifier",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint256",
+            "name": "nonce",
+            "type": "uint256"
+          },
+          {
+            "internalType": "uint64",
+            "name": "expiresAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint64",
+            "name": "credentialGenesisIssuedAtMin",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256[5]",
+            "name": "proof",
+            "type": "uint256[5]"
+          }
+        ],
+        "internalType": "struct Oro.UniquenessProof",
+        "name": "enrolment",
+        "type": "tuple"
       }
     ],
     "name": "enrolInWorldId4Session",
@@ -1090,9 +1090,9 @@ export const oroAbi = [
         "type": "uint256"
       },
       {
-        "internalType": "uint256[8]",
-        "name": "proof",
-        "type": "uint256[8]"
+        "internalType": "uint256",
+        "name": "sessionSeed",
+        "type": "uint256"
       },
       {
         "components": [
@@ -1127,9 +1127,9 @@ export const oroAbi = [
         "type": "tuple"
       },
       {
-        "internalType": "uint256",
-        "name": "sessionSeed",
-        "type": "uint256"
+        "internalType": "uint256[8]",
+        "name": "proof",
+        "type": "uint256[8]"
       },
       {
         "components": [
