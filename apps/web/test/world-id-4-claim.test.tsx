@@ -108,7 +108,7 @@ describe("a World ID 4.0 newcomer's enrolment", () => {
     await waitFor(() => expect(callsNamed(app, "keepPendingEnrolment")).toHaveLength(1));
     slideToEnd();
     expect(await success()).toBeInTheDocument();
-    expect(sentFunctions(app)[0]?.args[1]).toMatchObject({ nullifier: pending.uniqueness.nullifier });
+    expect(sentFunctions(app)[0]?.args[3]).toMatchObject({ nullifier: pending.uniqueness.nullifier });
   });
 
   it("a slide 6 hours after verifying still lands (the proof was asked to last 30 days); one whose floor is more than 5 hours old is dropped and the human verifies again", async () => {

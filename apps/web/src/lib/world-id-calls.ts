@@ -33,7 +33,7 @@ export function buildEnrolmentCall(pending: PendingEnrolment, receiver: Address,
     data: encodeFunctionData({
       abi: oroWorldId4CallsAbi,
       functionName: "enrolInWorldId4Session",
-      args: [receiver, pending.uniqueness, session, sessionSeedOf(pending.idkitSessionId)],
+      args: [receiver, sessionSeedOf(pending.idkitSessionId), session, pending.uniqueness],
     }),
   };
 }
@@ -47,7 +47,7 @@ export function buildMoveCall(pending: PendingEnrolment, receiver: Address, sess
     data: encodeFunctionData({
       abi: oroWorldId4CallsAbi,
       functionName: "moveToWorldId4Session",
-      args: [receiver, worldId3.merkleRoot, worldId3.nullifierHash, worldId3.proof, pending.uniqueness, sessionSeedOf(pending.idkitSessionId), session],
+      args: [receiver, worldId3.merkleRoot, worldId3.nullifierHash, sessionSeedOf(pending.idkitSessionId), pending.uniqueness, worldId3.proof, session],
     }),
   };
 }
