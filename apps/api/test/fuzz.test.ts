@@ -53,7 +53,7 @@ afterAll(async () => {
 
 interface Planned {
   kind: string;
-  method: "GET" | "POST";
+  method: Operation["method"];
   url: string;
   headers: Record<string, string>;
   payload?: string;
@@ -84,7 +84,8 @@ function plan(operation: Operation, random: Random): Planned {
   const { headers, address } = authHeaders(random, operation);
   const parts = validRequestParts(operation, { random, userAddress: address, ids });
   const kinds = ["valid", "valid", "hostile-value", "wrong-type", "missing", "duplicated", "unknown-parameter"];
-  if (operation.method === "POST") kinds.push("malformed-json", "wrong-content-type", "oversized-body", "body-negation", "no-body");
+  const takesBody = operation.method === "POST" || operation.method === "PUT";
+  if (takesBody) kinds.push("malformed-json", "wrong-content-type", "oversized-body", "body-negation", "no-body");
   if (operation.path.includes("{")) kinds.push("path-garbage");
   const kind = random.pick(kinds);
   let query = parts.query;
@@ -134,7 +135,7 @@ function plan(operation: Operation, random: Random): Planned {
       body = undefined;
       break;
   }
-  if (payload === undefined && body !== undefined && operation.method === "POST") {
+  if (payload === undefined && body !== undefined && takesBody) {
     payload = JSON.stringify(body);
     requestHeaders["content-type"] ??= "application/json";
   }

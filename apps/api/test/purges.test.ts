@@ -66,6 +66,7 @@ describe("purges, a batch a statement", () => {
       { table: "auth_nonce", where: Prisma.sql`"expires_at" < ${new Date()}`, index: "auth_nonce_expires_at_idx" },
       { table: "session", where: Prisma.sql`"expires_at" < ${new Date()}`, index: "session_expires_at_idx" },
       { table: "streak_cache", where: Prisma.sql`"fetched_at" < ${new Date()}`, index: "streak_cache_fetched_at_idx" },
+      { table: "world_id_pending_enrolment", where: Prisma.sql`"purge_after" <= ${new Date()}`, index: "world_id_pending_enrolment_purge_after_idx" },
     ];
     for (const { table, where, index } of purges) {
       // Seq scans off: these tables are nearly empty here, where reading them whole would be cheapest.

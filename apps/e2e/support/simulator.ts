@@ -21,7 +21,21 @@ const ANNOUNCEMENT_TITLES = new RegExp(
  * Wallet ids of the simulator's users (apps/simulator: Alice, Bob with two wallets, Carol, Dave not verified, Erin
  * verified since World ID 4.0).
  */
-export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main" | "erin-main" | "grace-main" | "heidi-main" | "ivan-main";
+export type WalletId =
+  | "alice-main"
+  | "bob-main"
+  | "bob-second"
+  | "carol-main"
+  | "dave-main"
+  | "erin-main"
+  | "grace-main"
+  | "heidi-main"
+  | "ivan-main"
+  | "lena-main"
+  | "mia-main"
+  | "noah-main"
+  | "olga-main"
+  | "olga-second";
 
 const WALLET_LABELS: Record<WalletId, string> = {
   "alice-main": "Alice, main wallet",
@@ -33,7 +47,17 @@ const WALLET_LABELS: Record<WalletId, string> = {
   "grace-main": "Grace (verified after June 2026), main wallet",
   "heidi-main": "Heidi (lets her streak run out), main wallet",
   "ivan-main": "Ivan (claims in time), main wallet",
+  "lena-main": "Lena (verified after June 2026), main wallet",
+  "mia-main": "Mia (verified after June 2026), main wallet",
+  "noah-main": "Noah (verified after June 2026), main wallet",
+  "olga-main": "Olga (verified after June 2026, two wallets), main wallet",
+  "olga-second": "Olga (verified after June 2026, two wallets), second wallet",
 };
+
+/** The simulator's humans ("olga") by the name its list shows (a wallet's label without the wallet). */
+const HUMAN_NAMES: Record<string, string> = Object.fromEntries(
+  Object.values(WALLET_LABELS).map((label) => [label.split(" ")[0]?.toLowerCase() ?? "", label.replace(/, (main|second) wallet$/, "")]),
+);
 
 export interface SimulatorState {
   activeWalletId: string;
@@ -175,7 +199,14 @@ export class Simulator {
     await this.control("Setting", () => box.setChecked(on));
   }
 
-  async nextTransaction(answer: "send" | "fail" | "reject"): Promise<void> {
+  /** The human's World ID credential expires in 10 days (World App then refuses a request it must outlive). */
+  async credentialExpiresSoon(human: string, on: boolean): Promise<void> {
+    const box = this.page.getByRole("checkbox", { name: `${HUMAN_NAMES[human] ?? human}: World ID credential expires in 10 days` });
+    if ((await box.isChecked()) === on) return;
+    await this.control("World ID credential", () => box.setChecked(on));
+  }
+
+  async nextTransaction(answer: "send" | "fail" | "reject" | "front-run"): Promise<void> {
     await this.control("Setting", async () => {
       await this.page.locator("#next-transaction").selectOption(answer);
     });
@@ -241,6 +272,18 @@ export class Simulator {
       await field.fill(value);
       await expect(field).toHaveValue(value, { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
+  }
+
+  /** Removes the mini app and installs it again: its storage and cookies go (World App itself stays as it was). */
+  async reinstall(): Promise<void> {
+    await this.control("Reinstall mini app", () => this.page.locator("#reinstall").click());
+    await this.appReady();
+  }
+
+  /** How many times the simulator's log shows `summary` (its newest 60 entries). */
+  async logCount(summary: string | RegExp): Promise<number> {
+    const { log } = await this.state();
+    return log.filter((entry) => (typeof summary === "string" ? entry.summary === summary : summary.test(entry.summary))).length;
   }
 
   /** Reloads the mini app (World App's relaunch): the app reads everything again. */

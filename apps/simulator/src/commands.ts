@@ -1,5 +1,6 @@
 import { buildDevProof, signalHashOf } from "@oro/clients";
-import { BaseError, ContractFunctionRevertedError, encodeAbiParameters, getAddress, isAddress, isHex, toHex, type Address, type Hex } from "viem";
+import { BaseError, ContractFunctionRevertedError, encodeAbiParameters, getAddress, isAddress, isHex, keccak256, stringToHex, toHex, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import type { LocalChain } from "./chain.js";
 import type { SimulatedHuman, SimulatedWallet } from "./humans.js";
 import { answerWorldId4, readWorldId4Request, refusedRpContext, type WorldId4Request } from "./world-id-4.js";
@@ -22,8 +23,11 @@ export type NotificationPermission = "not-asked" | "granted" | "denied";
 export interface Switches {
   /** One-shot: the next World ID request ends in `verification_rejected`. */
   verificationFails: boolean;
-  /** One-shot: the next transaction fails on chain or is rejected by the user. */
-  nextTransaction: "send" | "fail" | "reject";
+  /**
+   * One-shot: the next transaction fails on chain or is rejected by the user, or a front-runner who read it from the
+   * mempool lands a copy of it first (from another account), so the wallet's own then fails.
+   */
+  nextTransaction: "send" | "fail" | "reject" | "front-run";
   /** What the user answers when the mini app asks for the notification permission. */
   notificationAnswer: "allow" | "deny";
   /** World App still makes World ID 3.0 proofs (it stops on 1 April 2027). */
@@ -55,6 +59,9 @@ export interface CommandOutcome {
   answer: BridgeAnswer | null;
   summary: string;
 }
+
+/** The account of someone who copies pending transactions from the mempool (the front-run switch). */
+const FRONT_RUNNER = privateKeyToAccount(keccak256(stringToHex("oro-simulator-front-runner")));
 
 /** What a World App not yet updated for World ID 4.0 announces: IDKit then sends verify v1 (3.0 only). */
 export function supportedCommandsOf(credentials: SimulatedHuman["credentials"]): { name: string; supported_versions: number[] }[] {
@@ -174,6 +181,10 @@ export async function answerCommand(message: BridgeMessage, ctx: CommandContext)
       if (!ctx.approved || mode === "reject") return rejected("sendTransaction");
       if (mode === "fail") return { answer: failure(event, version, "transaction_failed"), summary: "sendTransaction: failed (switch)" };
       const prepared = calls.map((call) => ({ to: getAddress(call.to as string), data: (call.data ?? "0x") as Hex, value: call.value }));
+      if (mode === "front-run") {
+        // Someone watching the mempool sends the same calls first; whatever they do lands before the wallet's.
+        for (const call of prepared) await ctx.chain.send(FRONT_RUNNER, call).catch(() => undefined);
+      }
       // World App simulates first and refuses what would revert, naming the reason.
       for (const call of prepared) {
         try {

@@ -26,6 +26,11 @@ export interface SimulatedHuman {
   credentials: CredentialKind;
   /** When their 4.0 credential was first issued (unix seconds): a request's genesis_issued_at_min must not be later. */
   genesisIssuedAt: number;
+  /**
+   * When their 4.0 credential expires (unix seconds, chain clock): World App proves a request only while
+   * `expiresAt > now` and `expiresAt > expires_at_min` (walletkit's credential check), else `credential_unavailable`.
+   */
+  credentialExpiresAt: number;
   nullifierHash: bigint;
   wallets: SimulatedWallet[];
   /** The ORO sessions World App created for them (commitment → IDKit's whole session id). */
@@ -36,6 +41,10 @@ export interface SimulatedHuman {
 
 const BEFORE_PHASE_2 = Date.UTC(2024, 0, 15) / 1000;
 const AFTER_PHASE_2 = Date.UTC(2026, 6, 1) / 1000;
+/** A credential that outlives any development run (World App renews a credential before it expires). */
+export const LONG_LIVED_CREDENTIAL_EXPIRY = Date.UTC(2035, 0, 1) / 1000;
+/** The switch "credential expires soon": this long after the chain's clock when it is turned on. */
+export const EXPIRING_CREDENTIAL_SECONDS = 10 * 86_400;
 
 const PEOPLE: { id: string; name: string; orbVerified: boolean; credentials: CredentialKind; genesisIssuedAt: number; wallets: string[] }[] = [
   { id: "alice", name: "Alice", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
@@ -47,6 +56,11 @@ const PEOPLE: { id: string; name: string; orbVerified: boolean; credentials: Cre
   { id: "grace", name: "Grace (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
   { id: "heidi", name: "Heidi (lets her streak run out)", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
   { id: "ivan", name: "Ivan (claims in time)", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
+  // Humans new under World ID 4.0 for the journeys in which an enrolment meets a failure and is completed later.
+  { id: "lena", name: "Lena (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
+  { id: "mia", name: "Mia (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
+  { id: "noah", name: "Noah (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
+  { id: "olga", name: "Olga (verified after June 2026, two wallets)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main", "second"] },
 ];
 
 /** Deterministic keys: the same simulated user has the same address on every run, so a running chain remembers them. */
@@ -61,6 +75,7 @@ export function createHumans(): SimulatedHuman[] {
     orbVerified: person.orbVerified,
     credentials: person.credentials,
     genesisIssuedAt: person.genesisIssuedAt,
+    credentialExpiresAt: LONG_LIVED_CREDENTIAL_EXPIRY,
     nullifierHash: devNullifierHash(`simulator-${person.id}`),
     sessions: new Map<bigint, string>(),
     disclosed: new Map<string, number>(),

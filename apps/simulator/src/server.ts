@@ -6,7 +6,7 @@ import { formatUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createLocalChain, type OwnerTask } from "./chain.js";
 import { answerCommand, supportedCommandsOf, type BridgeMessage, type NotificationPermission, type SharedContent, type Switches } from "./commands.js";
-import { createHumans, findByAddress, findWallet } from "./humans.js";
+import { EXPIRING_CREDENTIAL_SECONDS, LONG_LIVED_CREDENTIAL_EXPIRY, createHumans, findByAddress, findWallet } from "./humans.js";
 import { forward, forwardUpgrade } from "./proxy.js";
 import { installBridge } from "./ui/bridge.js";
 import { simulatorPage } from "./ui/page.js";
@@ -148,6 +148,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         name: human.name,
         orbVerified: human.orbVerified,
         credentials: human.credentials,
+        credentialExpiresSoon: human.credentialExpiresAt !== LONG_LIVED_CREDENTIAL_EXPIRY,
         wallets: human.wallets.map((wallet) => {
           const balance = oro.get(wallet.id);
           return {
@@ -252,7 +253,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
         if (typeof body.autoApprove === "boolean") autoApprove = body.autoApprove;
         if (typeof body.notch === "boolean") notch = body.notch;
         if (typeof body.verificationFails === "boolean") switches.verificationFails = body.verificationFails;
-        if (body.nextTransaction === "send" || body.nextTransaction === "fail" || body.nextTransaction === "reject") switches.nextTransaction = body.nextTransaction;
+        if (body.nextTransaction === "send" || body.nextTransaction === "fail" || body.nextTransaction === "reject" || body.nextTransaction === "front-run") {
+          switches.nextTransaction = body.nextTransaction;
+        }
         if (body.notificationAnswer === "allow" || body.notificationAnswer === "deny") switches.notificationAnswer = body.notificationAnswer;
         if (typeof body.worldId3Proofs === "boolean") switches.worldId3Proofs = body.worldId3Proofs;
         return sendJson(res, 200, { ok: true });
@@ -260,7 +263,21 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       case "/humans": {
         const human = humans.find((candidate) => candidate.id === body.humanId);
         if (!human) throw new HttpError(400, "unknown human");
-        human.orbVerified = body.orbVerified === true;
+        if (typeof body.orbVerified === "boolean") human.orbVerified = body.orbVerified;
+        if (typeof body.credentialExpiresSoon === "boolean") {
+          // From the chain's clock, which the simulator moves: "soon" stays soon after the chain was moved ahead.
+          const now = Math.floor(Date.now() / 1000) + Math.round((await clockOffsetMs()) / 1000);
+          human.credentialExpiresAt = body.credentialExpiresSoon ? now + EXPIRING_CREDENTIAL_SECONDS : LONG_LIVED_CREDENTIAL_EXPIRY;
+          note(`${human.name}: World ID credential expires ${new Date(human.credentialExpiresAt * 1000).toISOString()}`);
+        }
+        return sendJson(res, 200, { ok: true });
+      }
+      case "/reinstall": {
+        // The mini app removed and installed again: its storage (the page clears the frame's) and its cookies are gone;
+        // World App itself, and so its replay guard and its sessions, stay as they were.
+        deviceStorage.delete(activeWalletId);
+        note(`mini app reinstalled on ${activeWalletId}'s phone (its storage cleared)`);
+        res.setHeader("set-cookie", "oro_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
         return sendJson(res, 200, { ok: true });
       }
       case "/permissions/reset": {

@@ -139,12 +139,23 @@ function holdsSession(human: SimulatedHuman, idkitSessionId: string): boolean {
 }
 
 /**
+ * Why the human's credential cannot answer the request, or null: walletkit proves a request only with a credential
+ * that is not expired (`expires_at > now`), issued late enough (`genesis_issued_at >= genesis_issued_at_min`) and
+ * long-lived enough (`expires_at > expires_at_min`, strictly, as the circuit), before any nullifier is disclosed.
+ */
+function unfitCredential(human: SimulatedHuman, request: WorldId4Request, chainNow: number): string | null {
+  if (human.credentialExpiresAt <= chainNow) return "has expired";
+  if (human.genesisIssuedAt < request.genesisMin) return "was issued before the request's genesis bound";
+  if (human.credentialExpiresAt <= request.expiresAtMin) return "expires before the request's expires_at_min";
+  return null;
+}
+
+/**
  * World App's answer to a 4.0 request of `human`, at `chainNow` (the local chain's clock, which the simulator moves).
  */
 export function answerWorldId4(human: SimulatedHuman, request: WorldId4Request, chainNow: number): WorldId4Answer {
-  if (human.genesisIssuedAt < request.genesisMin) {
-    return { ok: false, errorCode: "credential_unavailable", summary: `World ID 4.0: ${human.name}'s credential was issued before the request's genesis bound` };
-  }
+  const unfit = unfitCredential(human, request, chainNow);
+  if (unfit) return { ok: false, errorCode: "credential_unavailable", summary: `World ID 4.0: ${human.name}'s credential ${unfit}` };
   const common = { rpId: request.rpId, nonce: request.nonce, signalHash: request.signalHash, expiresAtMin: BigInt(request.expiresAtMin), credentialGenesisIssuedAtMin: BigInt(request.genesisMin) };
   const item = { identifier: "proof_of_human", issuer_schema_id: Number(PROOF_OF_HUMAN_SCHEMA) };
 

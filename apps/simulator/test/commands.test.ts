@@ -108,6 +108,27 @@ describe("the wallet's answers", () => {
     expect((await answerCommand({ ...call, payload: { transactions: [{ to: "nope" }] } }, ctx)).answer?.payload).toMatchObject({ error_code: "input_error" });
   });
 
+  it("sendTransaction: a front-runner lands a copy first (another account, the same calls); the wallet's own then fails World App's simulation", async () => {
+    const sent: { from: string; to: string; data: string }[] = [];
+    const chain = {
+      send: (account: { address: string }, call: { to: string; data: string }) => {
+        sent.push({ from: account.address, ...call });
+        return Promise.resolve(`0x${"ab".repeat(32)}`);
+      },
+      // The copy landed: the same call from the wallet now reverts.
+      publicClient: { call: () => (sent.length > 0 ? Promise.reject(new Error("execution reverted: HumanAlreadyEnrolled")) : Promise.resolve({ data: "0x" })) },
+    } as unknown as LocalChain;
+    const ctx = context({ chain });
+    ctx.switches.nextTransaction = "front-run";
+    const call = { command: "send-transaction", version: 2, payload: { chainId: 480, transactions: [{ to: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", data: "0x1234" }] } };
+    const { answer } = await answerCommand(call, ctx);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ to: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", data: "0x1234" });
+    expect(sent[0]?.from).not.toBe(ctx.wallet.account.address);
+    expect(answer?.payload).toMatchObject({ status: "error", error_code: "simulation_failed" });
+    expect(ctx.switches.nextTransaction).toBe("send");
+  });
+
   it("notifications: granted once, then already_granted; denied, then already_requested", async () => {
     const ctx = context();
     const ask = { command: "request-permission", version: 1, payload: { permission: "notifications" } };

@@ -95,6 +95,29 @@ describe("startSimulator", () => {
     expect(await back.json()).toEqual({ storage: { "oro.session": "alice's" } });
   });
 
+  it("switches a human's credential to expire in 10 days (from the chain's clock) and back; a reinstall forgets the phone's storage and cookie", async () => {
+    type Humans = { humans: { id: string; credentialExpiresSoon: boolean }[] };
+    const lena = async () => ((await (await fetch(`${simulator.url}state`)).json()) as Humans).humans.find((human) => human.id === "lena");
+    expect(await lena()).toMatchObject({ credentialExpiresSoon: false });
+    await fetch(`${simulator.url}humans`, { method: "POST", body: JSON.stringify({ humanId: "lena", credentialExpiresSoon: true }) });
+    expect(await lena()).toMatchObject({ credentialExpiresSoon: true });
+    const log = ((await (await fetch(`${simulator.url}state`)).json()) as { log: { summary: string }[] }).log;
+    const expiry = Date.parse(/expires (\S+)$/.exec(log[0]?.summary ?? "")?.[1] ?? "");
+    expect(Math.abs(expiry - (Date.now() + 10 * 86_400_000))).toBeLessThan(60_000);
+    await fetch(`${simulator.url}humans`, { method: "POST", body: JSON.stringify({ humanId: "lena", credentialExpiresSoon: false }) });
+    expect(await lena()).toMatchObject({ credentialExpiresSoon: false });
+
+    // Carol's phone keeps its storage across wallet switches until the mini app is reinstalled on it.
+    await fetch(`${simulator.url}select`, { method: "POST", body: JSON.stringify({ walletId: "carol-main", storage: {} }) });
+    await fetch(`${simulator.url}select`, { method: "POST", body: JSON.stringify({ walletId: "alice-main", storage: { "oro.worldId4": "carol's" } }) });
+    await fetch(`${simulator.url}select`, { method: "POST", body: JSON.stringify({ walletId: "carol-main", storage: {} }) });
+    const reinstall = await fetch(`${simulator.url}reinstall`, { method: "POST", body: "{}" });
+    expect(reinstall.headers.get("set-cookie")).toContain("Max-Age=0");
+    await fetch(`${simulator.url}select`, { method: "POST", body: JSON.stringify({ walletId: "alice-main", storage: {} }) });
+    const back = await fetch(`${simulator.url}select`, { method: "POST", body: JSON.stringify({ walletId: "carol-main", storage: {} }) });
+    expect(await back.json()).toEqual({ storage: {} });
+  });
+
   it("answers MiniKit's username queries with the simulated usernames", async () => {
     const state = (await (await fetch(`${simulator.url}state`)).json()) as { humans: { wallets: { username: string; address: string }[] }[] };
     const bob = state.humans.flatMap((human) => human.wallets).find((wallet) => wallet.username === "bob");

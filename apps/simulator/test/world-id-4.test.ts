@@ -101,7 +101,8 @@ const humans = createHumans();
 const erin = humans.find((human) => human.id === "erin");
 const frank = humans.find((human) => human.id === "frank");
 const alice = humans.find((human) => human.id === "alice");
-if (!erin || !alice || !frank) throw new Error("the simulator lost Erin, Alice or Frank");
+const lena = humans.find((human) => human.id === "lena");
+if (!erin || !alice || !frank || !lena) throw new Error("the simulator lost Erin, Alice, Frank or Lena");
 
 describe("World ID 4.0 through World's own IDKit", () => {
   it("createSession: a new session (IDKit's session_<commitment><seed>) with a session proof the local verifier accepts", async () => {
@@ -143,7 +144,7 @@ describe("World ID 4.0 through World's own IDKit", () => {
     const result = completion.result;
     if (!result) throw new Error("no result");
     expect(result.protocol_version).toBe("4.0");
-    const uniqueness = uniquenessProofFromIdkit(result.responses[0] as unknown as IdkitUniquenessItem, result.nonce);
+    const uniqueness = uniquenessProofFromIdkit(result.responses[0] as unknown as IdkitUniquenessItem, result.nonce, BigInt(CUTOFF));
     const action = worldId4ActionOf(ENROLMENT_ACTION);
     expect(uniqueness.nullifier).toBe(devWorldId4Nullifier("erin", rpIdOf(RP_ID), action));
     expect(uniqueness.proof).toEqual(
@@ -217,6 +218,35 @@ describe("World ID 4.0 through World's own IDKit", () => {
     expect(await uniqueness(expired)).toMatchObject({ success: false, error: "rp_signature_expired" });
   });
 
+  it("a credential that expires before the request's expires_at_min cannot answer it, and discloses nothing (walletkit's check, strict)", async () => {
+    const { IDKit, CredentialRequest } = await import("@worldcoin/idkit-core");
+    const ask = (expiresAtMin: number) =>
+      throughWorldApp(lena, async () =>
+        IDKit.request({ app_id: "app_staging_oro_local", action: ENROLMENT_ACTION, rp_context: await rpContext(ENROLMENT_ACTION), allow_legacy_proofs: false }).constraints(
+          CredentialRequest("proof_of_human", { signal: RECEIVER, genesis_issued_at_min: CUTOFF, expires_at_min: expiresAtMin }),
+        ),
+      );
+    lena.credentialExpiresAt = chainSeconds + 10 * 86_400;
+    expect((await ask(chainSeconds + 30 * 86_400)).completion).toMatchObject({ success: false, error: "credential_unavailable" });
+    expect((await ask(lena.credentialExpiresAt)).completion).toMatchObject({ success: false, error: "credential_unavailable" });
+    expect(lena.disclosed.size).toBe(0);
+    // Past the replay guard's grace: a refusal disclosed no nullifier, so the request for today still answers.
+    chainSeconds += REPLAY_GRACE_SECONDS + 60;
+    const today = await ask(chainSeconds);
+    expect(today.completion.success).toBe(true);
+    expect(lena.disclosed.size).toBe(1);
+    // A session proof needs the credential too: once it has expired, nothing is proved for Lena.
+    const session = (await throughWorldApp(lena, async () => IDKit.createSession({ app_id: "app_staging_oro_local", rp_context: await rpContext() }).constraints(CredentialRequest("proof_of_human", { signal: RECEIVER }))))
+      .completion;
+    expect(session.success).toBe(true);
+    const held = [...lena.sessions.values()][0] as `session_${string}`;
+    chainSeconds = lena.credentialExpiresAt;
+    const expired = await throughWorldApp(lena, async () =>
+      IDKit.proveSession(held, { app_id: "app_staging_oro_local", rp_context: await rpContext() }).constraints(CredentialRequest("proof_of_human", { signal: RECEIVER, expires_at_min: chainSeconds - 3600 })),
+    );
+    expect(expired.completion).toMatchObject({ success: false, error: "credential_unavailable" });
+  });
+
   it("a World App without World ID 4.0 announces verify v1 only and answers a 4.0 request world_id_4_not_available", async () => {
     const { IDKit, CredentialRequest } = await import("@worldcoin/idkit-core");
     expect(supportedCommandsOf("3.0-only").find((command) => command.name === "verify")?.supported_versions).toEqual([1]);
@@ -231,11 +261,11 @@ describe("World ID 4.0 through World's own IDKit", () => {
     const { IDKit, orbLegacy } = await import("@worldcoin/idkit-core");
     const sessionId = 0x1234n;
     const moved = await throughWorldApp(alice, async () =>
-      IDKit.request({ app_id: "app_staging_oro_local", action: "claim-tokens-action", rp_context: await rpContext("claim-tokens-action"), allow_legacy_proofs: true }).preset(orbLegacy({ signal: moveSignalOf(sessionId) })),
+      IDKit.request({ app_id: "app_staging_oro_local", action: "claim-tokens-action", rp_context: await rpContext("claim-tokens-action"), allow_legacy_proofs: true }).preset(orbLegacy({ signal: moveSignalOf(RECEIVER, sessionId) })),
     );
     const response = moved.completion.result?.responses[0] as { proof: Hex; merkle_root: Hex; nullifier: Hex };
     const [proof] = decodeAbiParameters([{ type: "uint256[8]" }], response.proof);
-    const expected = buildDevProof({ receiver: RECEIVER, signalHash: hashToField(moveSignalOf(sessionId)), nullifierHash: alice.nullifierHash, appId: "app_staging_oro_local", action: "claim-tokens-action" });
+    const expected = buildDevProof({ receiver: RECEIVER, signalHash: hashToField(moveSignalOf(RECEIVER, sessionId)), nullifierHash: alice.nullifierHash, appId: "app_staging_oro_local", action: "claim-tokens-action" });
     expect(proof).toEqual(expected.proof);
   });
 });

@@ -15,11 +15,12 @@ describe("refusalOf: the contract's error, in the person's words", () => {
       ["MovedToWorldId4", [7n]],
       ["UnknownSession", [7n]],
       ["InvalidSessionId", []],
-      ["HumanAlreadyEnrolled", [7n]],
       ["SessionAlreadyEnrolled", [7n]],
     ] as const) {
       expect(refusalOf(revert(name, args)), name).toBe("verifyAgain");
     }
+    // The human enrolled with another session: told where they joined (their kept enrolment can never land).
+    expect(refusalOf(revert("HumanAlreadyEnrolled", [7n]))).toBe("alreadyJoined");
     for (const [name, args] of [
       ["SessionNullifierReplayed", []],
       ["StaleSessionProof", [2n, 3n]],

@@ -3,9 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readStored } from "../src/lib/storage";
 import { WorldAppError } from "../src/lib/world-app/errors";
-import { oroWorldId4CallsAbi } from "@oro/clients";
-import { decodeFunctionData } from "viem";
-import { DAY, USER, devWorldId4Verification } from "./fakes";
+import { DAY, USER } from "./fakes";
 import { flush, renderApp } from "./render-app";
 
 const slider = () => screen.getByRole("slider", { name: "Slide to claim your ORO" });
@@ -227,59 +225,6 @@ describe("claim screen: the next day", () => {
   });
 });
 
-describe("claim screen: a World ID 4.0 human", () => {
-  const sentFunctions = (app: ReturnType<typeof renderApp>) =>
-    app.fakes.calls
-      .filter((call) => call.name === "sendTransaction")
-      .map((call) => decodeFunctionData({ abi: oroWorldId4CallsAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName);
-
-  it("a newcomer's verification enrols them: the slide sends the enrolment, the next claim proves the session afresh", async () => {
-    const app = renderApp({ signedIn: true, options: { lastMintedSecondsAgo: null, worldId4: true, mintConfirmsAfterReads: 1 } });
-    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
-    await screen.findByRole("slider");
-    expect(readStored("worldId4")?.enrolment).not.toBeNull();
-    slideToEnd();
-    expect(await screen.findByRole("heading", { name: "+0.5 ORO" }, { timeout: 5000 })).toBeInTheDocument();
-    expect(sentFunctions(app)).toEqual(["enrolInWorldId4Session"]);
-    // Enrolled: the proofs are spent, the session stays.
-    await waitFor(() => expect(readStored("worldId4")?.enrolment).toBeNull());
-    expect(readStored("worldId4")?.idkitSessionId).toMatch(/^session_[0-9a-f]{128}$/);
-    expect(app.fakes.calls.some((call) => call.name === "proveSession")).toBe(false);
-  });
-
-  it("an enrolled human's claim asks World App for a session proof signed for sessions, then sends claimWithSession", async () => {
-    const known = devWorldId4Verification().idkitSessionId;
-    const app = renderApp({ signedIn: true, options: { lastMintedSecondsAgo: 2 * DAY, knownSession: known, mintConfirmsAfterReads: 1 } });
-    // Enrolled on another device: verifying finds the session on chain (through the API) without a prompt.
-    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
-    await screen.findByRole("slider");
-    expect(app.fakes.calls.some((call) => call.name === "worldAppPrompt")).toBe(false);
-    slideToEnd();
-    expect(await screen.findByRole("heading", { name: "+0.5 ORO" }, { timeout: 5000 })).toBeInTheDocument();
-    expect(app.fakes.calls.find((call) => call.name === "proveSession")?.args[0]).toBe(known);
-    expect(app.fakes.calls.find((call) => call.name === "getWorldIdRequest")?.args[0]).toBe("session");
-    expect(sentFunctions(app)).toEqual(["claimWithSession"]);
-  });
-});
-
-describe("claim screen: a refused session proof", () => {
-  it("keeps the session and asks for a fresh proof on the next slide", async () => {
-    const known = devWorldId4Verification().idkitSessionId;
-    const app = renderApp({
-      signedIn: true,
-      options: { lastMintedSecondsAgo: 2 * DAY, knownSession: known, sendTransactionError: new WorldAppError("sendTransaction", "simulation_failed"), claimRefusal: "proofRefused" },
-    });
-    await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
-    await screen.findByRole("slider");
-    slideToEnd();
-    expect(await screen.findByText("World ID did not accept that proof. Slide again to make a new one.")).toBeInTheDocument();
-    expect(readStored("worldId4")?.idkitSessionId).toBe(known);
-    await waitFor(() => expect(slider()).toHaveAttribute("aria-valuenow", "0"));
-    slideToEnd();
-    await waitFor(() => expect(app.fakes.calls.filter((call) => call.name === "proveSession")).toHaveLength(2));
-  });
-});
-
 describe("claim screen: World ID failures that say more", () => {
   it("a World ID that already joined from another wallet is told to open ORO from that wallet", async () => {
     renderApp({ signedIn: true, options: { verifyError: new WorldAppError("verify", "nullifier_replayed") } });
@@ -306,33 +251,5 @@ describe("claim screen: World ID failures that say more", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Verify with World ID" }));
     const dialog = await screen.findByRole("dialog", { name: "Only verified humans can claim" });
     expect(await within(dialog).findByText("Your World App cannot make the proof ORO needs yet. Update World App, then try again.")).toBeInTheDocument();
-  });
-});
-
-describe("claim screen: a 3.0 human and the move to World ID 4.0", () => {
-  it("is invited to move when World App makes 4.0 proofs; the move sends moveToWorldId4Session and keeps the session", async () => {
-    const app = renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: 3 * 3600, worldId4App: true } });
-    const card = await screen.findByRole("region", { name: "Move to World ID 4.0" });
-    expect(within(card).getByText(/1 April 2027/)).toBeInTheDocument();
-    await userEvent.click(within(card).getByRole("button", { name: "Move to World ID 4.0" }));
-    await waitFor(() => expect(readStored("worldId4")?.idkitSessionId).toMatch(/^session_/), { timeout: 5000 });
-    const sent = app.fakes.calls.filter((call) => call.name === "sendTransaction");
-    expect(sent.map((call) => decodeFunctionData({ abi: oroWorldId4CallsAbi, data: (call.args[0] as { data: `0x${string}` }).data }).functionName)).toEqual(["moveToWorldId4Session"]);
-    // Moved: no invitation, and the countdown still follows the chain (the session carries the last claim).
-    await waitFor(() => expect(screen.queryByRole("region", { name: "Move to World ID 4.0" })).not.toBeInTheDocument());
-    expect(screen.getByRole("timer")).toBeInTheDocument();
-  });
-
-  it("is not invited when World App makes only 3.0 proofs", async () => {
-    renderApp({ signedIn: true, verified: true, options: { lastMintedSecondsAgo: 3 * 3600, worldId4App: false } });
-    expect(await screen.findByRole("timer")).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(screen.queryByRole("region", { name: "Move to World ID 4.0" })).not.toBeInTheDocument();
-  });
-
-  it("once the owner closed 3.0, a 3.0 proof no longer counts: the human verifies again (and enrols)", async () => {
-    renderApp({ signedIn: true, verified: true, options: { worldId3Closed: true, worldId4App: true } });
-    expect(await screen.findByRole("button", { name: "Verify with World ID" })).toBeInTheDocument();
-    expect(screen.queryByRole("region", { name: "Move to World ID 4.0" })).not.toBeInTheDocument();
   });
 });

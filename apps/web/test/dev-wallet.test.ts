@@ -33,7 +33,11 @@ describe("development wallet", () => {
 
   it("verifies with a development proof the mock router accepts (bound to the receiver)", async () => {
     const receiver = getAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
-    const result = await verifyHuman(receiver, () => Promise.reject(new Error("no API needed in development")), { settings: () => Promise.resolve({ worldId3Closed: false, genesisCutoff: 0, chainNow: 0 }), knownSession: () => Promise.resolve(null) });
+    const result = await verifyHuman(receiver, () => Promise.reject(new Error("no API needed in development")), {
+      settings: () => Promise.resolve({ worldId3Closed: false, genesisCutoff: 0, chainNow: 0 }),
+      known: () => Promise.resolve(null),
+      keep: () => Promise.reject(new Error("a 3.0 proof keeps nothing")),
+    });
     const expected = buildDevProof({
       receiver,
       nullifierHash: devNullifierHash(`wallet-${receiver.toLowerCase()}`),

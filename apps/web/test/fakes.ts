@@ -1,15 +1,30 @@
-import { buildDevProof, DEV_PROFILE, devEnrolmentProofs, devNullifierHash, devSessionProof, idkitSessionIdOf, oroWorldId4CallsAbi, referralClaimAbi, type ApiSchemas } from "@oro/clients";
+import {
+  buildDevProof,
+  DEV_PROFILE,
+  devEnrolmentProofs,
+  devNullifierHash,
+  devSessionProof,
+  enrolmentSessionSignalOf,
+  idkitSessionIdOf,
+  moveSignalOf,
+  oroWorldId4CallsAbi,
+  referralClaimAbi,
+  sessionIdOf,
+  sessionSeedOf,
+  type ApiSchemas,
+} from "@oro/clients";
 import { decodeFunctionData, encodeFunctionData, type Address } from "viem";
-import { toReferralEarnings, type OroApi, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
+import { toReferralEarnings, type OroApi, type PendingEnrolmentText, type ReferralEligibility, type StreakData, type SwapReward, type TokenPrice } from "../src/lib/api";
 import { ApiRequestError, type Poll } from "../src/lib/api";
 import type { MintData } from "../src/lib/chain";
 import type { ClaimRefusal } from "../src/lib/claim-refusal";
 import type { Monitoring } from "../src/lib/monitoring";
 import type { ChainService, Services, WalletService } from "../src/lib/services";
 import { writeStored } from "../src/lib/storage";
-import { buildMoveCall, buildWorldId4Call, decodeEnrolment, encodeEnrolment } from "../src/lib/world-id-calls";
+import { WorldAppError } from "../src/lib/world-app/errors";
+import { buildEnrolmentCall, buildMoveCall, buildSessionClaimCall } from "../src/lib/world-id-calls";
 import type { NotificationPermissionOutcome } from "../src/lib/world-app/request-permission";
-import type { WorldId3Verification, WorldId4Verification } from "../src/lib/world-app/verify";
+import type { PendingEnrolment, VerificationResult, WorldId3Verification, WorldId4Verification } from "../src/lib/world-app/verify";
 
 /** Test doubles for the app's services: what a test does not set answers like a healthy local stack. */
 export const USER: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -31,12 +46,26 @@ export function devVerification(): WorldId3Verification {
 }
 
 const DEV_SETTINGS = { rpId: 0x7a69n, enrolmentAction: 1n };
+/** The development chain's genesis cut-off (1 June 2026), which the fakes' chain reports. */
+export const GENESIS_CUTOFF = 1_780_272_000;
+/** The uniqueness proof's expiry floor when the app asks for 30 days (as the fakes' World App answers it). */
+const THIRTY_DAYS = 30 * DAY;
 
-/** A World ID 4.0 newcomer's enrolment (a session and its proofs), as World App would answer it. */
-export function devWorldId4Verification(): WorldId4Verification {
-  const { sessionId, sessionSeed, uniqueness, session } = devEnrolmentProofs("test-human-4", USER, 1n, DEV_SETTINGS, 1_800_000_000n, 0n);
-  return { version: "4.0", idkitSessionId: idkitSessionIdOf(sessionId, sessionSeed), enrolment: encodeEnrolment({ uniqueness, session }) };
+/** A World ID 4.0 newcomer's enrolment as World App answers it: a new session and the uniqueness proof naming it. */
+export function devPendingEnrolment(expiresAtMin = BigInt(Math.floor(Date.now() / 1000) + THIRTY_DAYS), kind: PendingEnrolment["kind"] = "enrol"): PendingEnrolment {
+  const genesisMin = kind === "enrol" ? BigInt(GENESIS_CUTOFF) : 0n;
+  const { sessionId, sessionSeed, uniqueness } = devEnrolmentProofs("test-human-4", USER, 1n, DEV_SETTINGS, expiresAtMin, genesisMin);
+  return { kind, idkitSessionId: idkitSessionIdOf(sessionId, sessionSeed), uniqueness, worldId3: null };
 }
+
+/** A newcomer's verification: their pending enrolment, which the slide completes. */
+export function devWorldId4Verification(): WorldId4Verification {
+  const pending = devPendingEnrolment();
+  return { version: "4.0", idkitSessionId: pending.idkitSessionId, pending };
+}
+
+/** An enrolled human's session on chain (enrolled on another device). */
+export const KNOWN_SESSION = idkitSessionIdOf(0x5e55n, (1n << 248n) | 0x5eedn);
 
 export const DEFAULT_POLLS: Poll[] = [
   {
@@ -92,6 +121,14 @@ export interface FakeOptions {
   worldId3Closed?: boolean;
   /** The 4.0 session the API says the chain records for this wallet (enrolled on another device). */
   knownSession?: `session_${string}`;
+  /** The pending enrolment the API keeps for the wallet (a reinstall finds it there). */
+  apiPending?: PendingEnrolmentText;
+  /** The API's pending-enrolment reads fail this many times first (it did not answer). */
+  apiPendingReadFailures?: number;
+  /** World App answers the enrolment's 30-day request `credential_unavailable` (a credential expiring sooner). */
+  credentialExpiresSoon?: boolean;
+  /** Someone copies the next 4.0 transaction from the mempool and lands it first: the wallet's own then fails. */
+  frontRun?: boolean;
   totalSupplyWei?: bigint | Error;
   holders?: number | Error;
   /** The polls the API lists (votes change them in place); default: one open and one closed poll. */
@@ -134,6 +171,13 @@ export function createFakes(options: FakeOptions = {}): Fakes {
     numOfMints: lastAgo === null ? 0n : 3n,
   };
   let readsUntilConfirmed: number | null = null;
+  // The contract's session records: the enrolled sessions and each one's last expiry floor (its replay record).
+  const sessionExpiry = new Map<bigint, bigint>();
+  // An enrolled session's last proof asked an expiry floor an hour ahead (the contract takes any not too old).
+  if (options.knownSession) sessionExpiry.set(sessionIdOf(options.knownSession), BigInt(nowSeconds() + 3600));
+  let apiPending: PendingEnrolmentText | null = options.apiPending ?? null;
+  let apiPendingReadFailures = options.apiPendingReadFailures ?? 0;
+  let sessionRandom = 10n;
   const polls: Poll[] = structuredClone(options.polls ?? DEFAULT_POLLS);
   const usedVouchers = new Set(options.claimedVoucherNonces ?? []);
   const pendingVouchers = new Map<string, number>();
@@ -167,6 +211,24 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       return Promise.resolve({ rp_id: "rp_test", nonce: "n", created_at: 0, expires_at: 1, signature: "0x" });
     },
     getWorldIdStatus: () => Promise.resolve({ idkitSessionId: options.knownSession ?? null, movedToWorldId4: false }),
+    getPendingEnrolment: (address) => {
+      record("getPendingEnrolment", address);
+      if (apiPendingReadFailures > 0) {
+        apiPendingReadFailures -= 1;
+        return Promise.reject(new ApiRequestError(503, "INTERNAL_ERROR", "the API did not answer"));
+      }
+      return Promise.resolve(apiPending);
+    },
+    keepPendingEnrolment: (address, pending) => {
+      record("keepPendingEnrolment", address, pending);
+      apiPending = structuredClone(pending);
+      return Promise.resolve();
+    },
+    forgetPendingEnrolment: (address) => {
+      record("forgetPendingEnrolment", address);
+      apiPending = null;
+      return Promise.resolve();
+    },
     getTokenStats: () => {
       record("getTokenStats");
       const holders = options.holders ?? 48_213;
@@ -238,13 +300,15 @@ export function createFakes(options: FakeOptions = {}): Fakes {
           readsUntilConfirmed = null;
         }
       }
+      if (nullifierHash.version === "4.0") return Promise.resolve({ ...mint, lastExpiresAtMin: sessionExpiry.get(nullifierHash.sessionId) ?? 0n });
       return Promise.resolve({ ...mint, movedToWorldId4: moved });
     },
     readWaitBetweenMints: () => Promise.resolve(BigInt(DAY)),
-    readWorldIdSettings: () => Promise.resolve({ worldId3Closed: options.worldId3Closed ?? false, genesisCutoff: 1_780_272_000, chainNow: nowSeconds() }),
+    readWorldIdSettings: () => Promise.resolve({ worldId3Closed: options.worldId3Closed ?? false, genesisCutoff: GENESIS_CUTOFF, chainNow: nowSeconds() }),
     // The real encoders of the World ID 4.0 calls (the app's own module).
-    buildMoveCall: (proofs, receiver) => Promise.resolve(buildMoveCall(proofs, receiver)),
-    buildWorldId4Call: (verification, receiver, sessionProof) => Promise.resolve(buildWorldId4Call(verification, receiver, sessionProof)),
+    buildEnrolmentCall: (pending, receiver, session) => Promise.resolve(buildEnrolmentCall(pending, receiver, session)),
+    buildMoveCall: (pending, receiver, session) => Promise.resolve(buildMoveCall(pending, receiver, session)),
+    buildSessionClaimCall: (receiver, session) => Promise.resolve(buildSessionClaimCall(receiver, session)),
     explainRefusal: (call, from) => (record("explainRefusal", call, from), Promise.resolve(options.claimRefusal ?? null)),
     readAmountPerMint: () => Promise.resolve(HALF_ORO),
     readTotalSupply: () => (options.totalSupplyWei instanceof Error ? Promise.reject(options.totalSupplyWei) : Promise.resolve(options.totalSupplyWei ?? 1_234_567_500_000_000_000_000_000n)),
@@ -307,42 +371,80 @@ export function createFakes(options: FakeOptions = {}): Fakes {
       }
       const worldId4Call = (() => {
         try {
-          return decodeFunctionData({ abi: oroWorldId4CallsAbi, data: call.data }).functionName;
+          return decodeFunctionData({ abi: oroWorldId4CallsAbi, data: call.data });
         } catch {
           return null;
         }
       })();
-      if (worldId4Call === "moveToWorldId4Session") {
-        moved = true;
-        return Promise.resolve({ id: "0xabd", via: "world-app" as const });
+      // The contract's checks the app relies on: one enrolment per session, a claim's expiry floor above the last.
+      const session = worldId4Call?.functionName === "enrolInWorldId4Session" ? worldId4Call.args[2] : worldId4Call?.functionName === "moveToWorldId4Session" ? worldId4Call.args[6] : worldId4Call?.functionName === "claimWithSession" ? worldId4Call.args[1] : null;
+      if (session && worldId4Call?.functionName !== "claimWithSession" && sessionExpiry.has(session.sessionId)) return Promise.reject(new WorldAppError("sendTransaction", "simulation_failed"));
+      if (session && worldId4Call?.functionName === "claimWithSession" && !(session.expiresAtMin > (sessionExpiry.get(session.sessionId) ?? 2n ** 64n))) {
+        return Promise.reject(new WorldAppError("sendTransaction", "simulation_failed"));
       }
-      readsUntilConfirmed = options.mintConfirmsAfterReads ?? 1;
-      return Promise.resolve({ id: "0xabc", via: "world-app" as const });
+      const landed = () => {
+        if (session) sessionExpiry.set(session.sessionId, session.expiresAtMin);
+        if (worldId4Call?.functionName === "moveToWorldId4Session") moved = true;
+        else readsUntilConfirmed = options.mintConfirmsAfterReads ?? 1;
+      };
+      if (options.frontRun && session) {
+        // A copy landed first; the wallet's own is then refused by World App's simulation.
+        landed();
+        return Promise.reject(new WorldAppError("sendTransaction", "simulation_failed"));
+      }
+      landed();
+      return Promise.resolve({ id: worldId4Call?.functionName === "moveToWorldId4Session" ? "0xabd" : "0xabc", via: "world-app" as const });
     },
-    verifyHuman: async (signal, _sign, context) => {
+    // As the real wrapper (lib/world-app/verify.ts, tested with IDKit in test/verify.test.ts): what is known first;
+    // then a 3.0 proof, or an enrolment whose uniqueness proof is kept before anything else; after
+    // nullifier_replayed, what is known again.
+    verifyHuman: async (signal, _sign, context): Promise<VerificationResult> => {
       record("verifyHuman", signal);
-      // As the real wrapper: a session the chain records for the human needs no prompt.
-      const known = await context.knownSession().catch(() => null);
-      if (known) return { version: "4.0", idkitSessionId: known, enrolment: null };
+      const known = await context.known().catch(() => null);
+      if (known) return known;
       record("worldAppPrompt", signal);
-      if (options.verifyError) throw options.verifyError;
-      return options.worldId4 ? devWorldId4Verification() : devVerification();
+      if (options.verifyError) {
+        const again = options.verifyError instanceof WorldAppError && options.verifyError.code === "nullifier_replayed" ? await context.known().catch(() => null) : null;
+        if (again) return again;
+        throw options.verifyError;
+      }
+      if (!options.worldId4) return devVerification();
+      const now = nowSeconds();
+      const pending = devPendingEnrolment(BigInt(options.credentialExpiresSoon ? now : now + THIRTY_DAYS));
+      await context.keep(pending);
+      return { version: "4.0", idkitSessionId: pending.idkitSessionId, pending };
     },
     worldId4Available: () => options.worldId4App ?? false,
-    moveProofs: async (receiver, sign) => {
-      record("moveProofs", receiver);
-      await sign("session");
-      await sign("enrolment");
+    moveProofs: async (receiver, sign, chainNow, keep, pending) => {
+      record("moveProofs", receiver, pending);
+      let move = pending;
+      if (!move) {
+        await sign("session");
+        await sign("enrolment");
+        move = devPendingEnrolment(BigInt(chainNow + THIRTY_DAYS), "move");
+        await keep(move);
+      }
+      if (move.worldId3) return move;
       await sign("claim");
-      const { idkitSessionId, enrolment } = devWorldId4Verification();
-      if (!enrolment) throw new Error("no enrolment");
-      return { idkitSessionId, enrolment: decodeEnrolment(enrolment), worldId3: devVerification() };
+      const worldId3 = devVerification();
+      record("moveSignal", moveSignalOf(receiver, sessionIdOf(move.idkitSessionId)));
+      const complete = { ...move, worldId3 };
+      await keep(complete);
+      return complete;
     },
-    proveSession: async (idkitSessionId, receiver, sign) => {
-      record("proveSession", idkitSessionId);
+    proveClaim: async (idkitSessionId, receiver, expiresAtMin, sign) => {
+      record("proveClaim", idkitSessionId, expiresAtMin);
       await sign("session");
-      const sessionId = BigInt(`0x${idkitSessionId.slice(8, 72)}`);
-      return devSessionProof(sessionId, receiver, DEV_SETTINGS, BigInt(nowSeconds()), 2n);
+      sessionRandom += 1n;
+      return devSessionProof(sessionIdOf(idkitSessionId), receiver, DEV_SETTINGS, expiresAtMin, sessionRandom);
+    },
+    proveEnrolment: async (pending, receiver, asMove, chainNow, sign) => {
+      const movedFrom = asMove ? (pending.worldId3?.nullifierHash ?? 0n) : 0n;
+      const signal = enrolmentSessionSignalOf(receiver, sessionSeedOf(pending.idkitSessionId), movedFrom, pending.uniqueness.nullifier);
+      record("proveEnrolment", pending.idkitSessionId, { signal, genesisMin: pending.uniqueness.credentialGenesisIssuedAtMin, expiresAtMin: BigInt(chainNow) });
+      await sign("session");
+      sessionRandom += 1n;
+      return devSessionProof(sessionIdOf(pending.idkitSessionId), receiver, DEV_SETTINGS, BigInt(chainNow), sessionRandom, pending.uniqueness.credentialGenesisIssuedAtMin, signal);
     },
     signMessage: (message) => {
       record("signMessage", message);

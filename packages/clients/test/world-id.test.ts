@@ -90,12 +90,13 @@ describe("World ID 4.0: IDKit's session ids and results", () => {
 
   it("turns IDKit's uniqueness and session items (hex, decimal or nil_ strings) into the contract's proofs", () => {
     const hex = (value: bigint) => `0x${value.toString(16)}`;
-    const uniqueness = uniquenessProofFromIdkit({ nullifier: `nil_${"0".repeat(62)}2a`, proof: ["1", "2", "3", "4", hex(5n)], expires_at_min: 1_800_000_000 }, "0x07");
-    expect(uniqueness).toEqual({ nullifier: 42n, nonce: 7n, expiresAtMin: 1_800_000_000n, proof: [1n, 2n, 3n, 4n, 5n] });
+    const uniqueness = uniquenessProofFromIdkit({ nullifier: `nil_${"0".repeat(62)}2a`, proof: ["1", "2", "3", "4", hex(5n)], expires_at_min: 1_800_000_000 }, "0x07", 1_780_272_000n);
+    // The genesis bound is the request's, which IDKit does not echo: it travels with the proof.
+    expect(uniqueness).toEqual({ nullifier: 42n, nonce: 7n, expiresAtMin: 1_800_000_000n, credentialGenesisIssuedAtMin: 1_780_272_000n, proof: [1n, 2n, 3n, 4n, 5n] });
     const id = idkitSessionIdOf(commitment, seed);
     const session = sessionProofFromIdkit(id, { session_nullifier: ["0x0b", hex(2n << 248n)], proof: ["1", "2", "3", "4", "5"], expires_at_min: 9 }, "12");
     expect(session).toEqual({ sessionId: commitment, sessionNullifier: [11n, 2n << 248n], nonce: 12n, expiresAtMin: 9n, proof: [1n, 2n, 3n, 4n, 5n] });
-    expect(() => uniquenessProofFromIdkit({ nullifier: "0x1", proof: ["1", "2", "3", "4"], expires_at_min: 1 }, "1")).toThrow(/5 elements/);
-    expect(() => uniquenessProofFromIdkit({ nullifier: "zz", proof: ["1", "2", "3", "4", "5"], expires_at_min: 1 }, "1")).toThrow(/not a number/);
+    expect(() => uniquenessProofFromIdkit({ nullifier: "0x1", proof: ["1", "2", "3", "4"], expires_at_min: 1 }, "1", 0n)).toThrow(/5 elements/);
+    expect(() => uniquenessProofFromIdkit({ nullifier: "zz", proof: ["1", "2", "3", "4", "5"], expires_at_min: 1 }, "1", 0n)).toThrow(/not a number/);
   });
 });

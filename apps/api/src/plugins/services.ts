@@ -27,6 +27,7 @@ import { createDatabaseStore, createLayeredStore, createMemoryStore, type Streak
 import { createStreakService, type StreakService } from "../services/streaks/streaks.js";
 import { createUserDataService, type UserDataService } from "../services/user/user-data.js";
 import { createWorldIdService, type WorldIdService } from "../services/world-id/world-id.js";
+import { createPendingEnrolmentService, type PendingEnrolmentService } from "../services/world-id/pending-enrolments.js";
 
 export interface ServicesOptions {
   config: Config;
@@ -53,6 +54,7 @@ export interface Services {
   prices: PriceService;
   polls: PollService;
   worldId: WorldIdService;
+  pendingEnrolments: PendingEnrolmentService;
 }
 
 type SessionCache = NonNullable<AuthServiceOptions["sessionCache"]>;
@@ -212,6 +214,7 @@ export default fp<ServicesOptions>(
       enrolmentAction: config.worldId.enrolmentAction,
       ttlMs: config.worldId.requestTtlMs,
     });
+    const pendingEnrolments = createPendingEnrolmentService({ prisma, clock });
 
     fastify.decorate("services", {
       database,
@@ -227,6 +230,7 @@ export default fp<ServicesOptions>(
       prices,
       polls,
       worldId,
+      pendingEnrolments,
     } satisfies Services);
     fastify.addHook("onClose", async () => {
       await sessions?.channel.close();

@@ -8,7 +8,8 @@ const FOLLOW_BUDGET_MS = 10_000;
 /**
  * Background work of an API process, started when the app is ready and stopped (waiting for the run in
  * flight) when it closes: the followers of the indexer's mints and payouts, the sweep of pending referrals, `auto` reward payouts, and
- * claim reminders that are due, and the purge of long-expired nonces, sessions and streak answers.
+ * claim reminders that are due, and the purge of long-expired nonces, sessions and streak answers, and of pending
+ * World ID enrolments that can no longer land.
  * Every step is idempotent and safe with several API processes.
  */
 export default fp<{ config: Config }>(
@@ -16,7 +17,7 @@ export default fp<{ config: Config }>(
     if (!config.workers.enabled) return done();
     const loops: { stop(): Promise<void> }[] = [];
     fastify.addHook("onReady", (hookDone) => {
-      const { referrals, payouts, auth, reminders, streaks } = fastify.services;
+      const { referrals, payouts, auth, reminders, streaks, pendingEnrolments } = fastify.services;
       const log = fastify.log.child({ service: "workers" });
       // The indexer's mints and payouts in chain order: a referral is decided, a voucher recorded paid, within a pass.
       const followMs = config.workers.followIntervalMs;
@@ -30,6 +31,7 @@ export default fp<{ config: Config }>(
       loops.push(startLoop("auth-purge", 3_600_000, () => auth.purgeExpired(), log));
       loops.push(startLoop("streak-cache-purge", 3_600_000, () => streaks.purge(), log));
       loops.push(startLoop("reminder-purge", 3_600_000, () => reminders.purgeFinished(), log));
+      loops.push(startLoop("pending-enrolment-purge", 3_600_000, () => pendingEnrolments.purgeUnusable(), log));
       loops.push(startLoop("claim-reminders", config.workers.notificationIntervalMs, (stopping) => reminders.runOnce(60_000, stopping), log));
       // With a payout wallet, also when neither side is `auto` (any longer): rewards queued before still get paid.
       if (config.payoutWalletKey) {

@@ -33,7 +33,7 @@ export interface Parameter {
 }
 
 export interface Operation {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   /** The path as Fastify routes it, e.g. /api/polls/{id}/vote. */
   path: string;
   parameters: Parameter[];
@@ -60,7 +60,7 @@ export function operationsOf(app: FastifyInstance): Operation[] {
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       const upper = method.toUpperCase();
-      if (upper !== "GET" && upper !== "POST") continue;
+      if (upper !== "GET" && upper !== "POST" && upper !== "PUT" && upper !== "DELETE") continue;
       const security = operation.security ?? [];
       const anonymousAllowed = security.some((requirement) => Object.keys(requirement).length === 0);
       operations.push({
@@ -127,6 +127,8 @@ export function validValue(schema: JsonSchema, name: string, context: ValueConte
   if (schema.enum && schema.enum.length > 0) return random.pick(schema.enum);
   if (schema.const !== undefined) return schema.const;
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  // A body whose fields depend on each other (a move carries its 3.0 proof) declares a whole valid example.
+  if (type === "object" && schema.example !== undefined) return schema.example;
   if (type === "array") {
     const items = schema.items ?? { type: "string" };
     const count = random.int(Math.max(1, schema.minItems ?? 1), Math.min(3, schema.maxItems ?? 3));

@@ -46,7 +46,7 @@ export function simulatorPage(): string {
         <label>referralCode <input id="deep-referral-code" placeholder="e.g. ABCD2345" autocomplete="off"></label>
         <label>referredBy <input id="deep-referred-by" placeholder="e.g. alice" autocomplete="off"></label>
       </div>
-      <div class="row"><button id="open-deep-link">Open deep link</button><button id="relaunch" class="secondary">Relaunch mini app</button></div>
+      <div class="row"><button id="open-deep-link">Open deep link</button><button id="relaunch" class="secondary">Relaunch mini app</button><button id="reinstall" class="secondary">Reinstall mini app</button></div>
       <p class="hint">Frame URL: <code id="frame-url"></code></p>
     </fieldset>
 
@@ -61,6 +61,7 @@ export function simulatorPage(): string {
           <option value="send">is sent to the local chain</option>
           <option value="fail">fails (transaction_failed)</option>
           <option value="reject">is rejected by the user</option>
+          <option value="front-run">is copied and landed first by a front-runner</option>
         </select>
       </label>
       <label class="inline">When asked for notifications

@@ -17,6 +17,7 @@ export function simulatorUi(): void {
     id: string;
     name: string;
     orbVerified: boolean;
+    credentialExpiresSoon: boolean;
     credentials: string;
     wallets: WalletView[];
   }
@@ -89,7 +90,8 @@ export function simulatorUi(): void {
       .map(
         (human) => `<div class="human"><div class="human__head"><span>${escapeHtml(human.name)}</span>
         <span class="hint">World ID ${escapeHtml(human.credentials === "4.0-only" ? "4.0 only" : human.credentials === "3.0-only" ? "3.0 only" : "3.0 and 4.0")}</span>
-        <label class="check"><input type="checkbox" data-orb="${human.id}" ${human.orbVerified ? "checked" : ""}> Orb-verified</label></div>
+        <label class="check"><input type="checkbox" data-orb="${human.id}" ${human.orbVerified ? "checked" : ""}> Orb-verified</label>
+        ${human.credentials === "3.0-only" ? "" : `<label class="check"><input type="checkbox" data-expires-soon="${human.id}" ${human.credentialExpiresSoon ? "checked" : ""} aria-label="${escapeHtml(`${human.name}: World ID credential expires in 10 days`)}"> Credential expires in 10 days</label>`}</div>
         ${human.wallets
           .map(
             (wallet) => `<label class="wallet"><input type="radio" name="wallet" value="${wallet.id}" ${wallet.id === current.activeWalletId ? "checked" : ""} aria-label="${escapeHtml(`${human.name}, ${wallet.label}`)}">
@@ -248,6 +250,9 @@ export function simulatorUi(): void {
     } else if (target.dataset.orb) {
       const humanId = target.dataset.orb;
       void action("World ID status", () => call("/humans", { humanId, orbVerified: target.checked }).then(refresh));
+    } else if (target.dataset.expiresSoon) {
+      const humanId = target.dataset.expiresSoon;
+      void action("World ID credential", () => call("/humans", { humanId, credentialExpiresSoon: target.checked }).then(refresh));
     }
   });
   byId<HTMLSelectElement>("language").addEventListener("change", (event) => {
@@ -284,6 +289,15 @@ export function simulatorUi(): void {
   });
   byId("relaunch").addEventListener("click", () => {
     launch("/");
+  });
+  // A reinstall: the mini app's storage and cookies go; World App (its proofs' replay guard, its sessions) stays.
+  byId("reinstall").addEventListener("click", () => {
+    void action("Reinstall mini app", async () => {
+      frame.setAttribute("src", "about:blank");
+      await call("/reinstall", {});
+      takeStorage();
+      launch("/");
+    });
   });
   function advance(seconds: number) {
     // The phone's clock moves with the chain: the mini app is relaunched with it.

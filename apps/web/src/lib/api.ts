@@ -36,6 +36,8 @@ export type TokenPrice = ApiSchemas["TokenPrice"];
 export type SwapReward = ApiSchemas["SwapReward"];
 /** The swap reward's terms for anyone, signed in or not: the minimum that earns it (the API's setting), in USD. */
 export type SwapRewardTerms = ApiSchemas["SwapRewardTerms"];
+/** A pending World ID 4.0 enrolment or move as the API and the device keep it: its numbers as decimal text. */
+export type PendingEnrolmentText = NonNullable<ApiSchemas["PendingEnrolment"]["pending"]>;
 
 /** Whether the user may still accept an invite code, decided per human by the API (`GET /api/referrals/eligibility`). */
 export type ReferralEligibility = ApiSchemas["ReferralEligibility"];
@@ -110,6 +112,12 @@ export interface OroApi {
   getWorldIdRequest(userAddress: Address, kind: WorldIdRequestKind): Promise<RpContext>;
   /** The 4.0 session the chain records for this wallet's human (enrolled on another device), or null. */
   getWorldIdStatus(userAddress: Address): Promise<{ idkitSessionId: `session_${string}` | null; movedToWorldId4: boolean }>;
+  /** The wallet's pending World ID 4.0 enrolment or move kept on the API (null: none, or it can no longer land). */
+  getPendingEnrolment(userAddress: Address): Promise<PendingEnrolmentText | null>;
+  /** Keeps it (one per wallet: it replaces the one kept before). */
+  keepPendingEnrolment(userAddress: Address, pending: PendingEnrolmentText): Promise<void>;
+  /** Forgets it: the chain shows it landed, or it can never land. */
+  forgetPendingEnrolment(userAddress: Address): Promise<void>;
   getTokenStats(): Promise<TokenStats>;
   /** Open polls first, texts in `language` (en where a text has none). */
   getPolls(language: string): Promise<Poll[]>;
@@ -261,6 +269,15 @@ export function createOroApi(options: ApiOptions): OroApi {
     async getWorldIdStatus(userAddress) {
       const { session, movedToWorldId4 } = unwrap(await client.GET("/api/world-id/status", { params: { query: { userAddress } } }));
       return { idkitSessionId: session ? (session.idkitSessionId as `session_${string}`) : null, movedToWorldId4 };
+    },
+    async getPendingEnrolment(userAddress) {
+      return unwrap(await client.GET("/api/world-id/pending-enrolment", { params: { query: { userAddress } } })).pending;
+    },
+    async keepPendingEnrolment(userAddress, pending) {
+      unwrap(await client.PUT("/api/world-id/pending-enrolment", { params: { query: { userAddress } }, body: pending }));
+    },
+    async forgetPendingEnrolment(userAddress) {
+      unwrap(await client.DELETE("/api/world-id/pending-enrolment", { params: { query: { userAddress } } }));
     },
     async getTokenStats() {
       const { holders, stale } = unwrap(await client.GET("/api/stats"));

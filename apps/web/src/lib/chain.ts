@@ -69,6 +69,8 @@ export interface MintData {
   numOfMints: bigint;
   /** A 3.0 record whose human moved to a 4.0 session (their 3.0 path is closed). */
   movedToWorldId4?: boolean;
+  /** A 4.0 session's last proof's expiry bound: 0 until the session is enrolled; a claim's proof must exceed it. */
+  lastExpiresAtMin?: bigint;
 }
 
 /** Where the chain keeps a human's mints: by 3.0 nullifier hash, or by 4.0 session. */

@@ -10,7 +10,7 @@ import type { ContractCall } from "./world-app/send-transaction";
  */
 
 /** What the person is told: each kind is a message of its own (`claimRefused.*`). */
-export type ClaimRefusal = "tooEarly" | "paused" | "verifyAgain" | "proofRefused";
+export type ClaimRefusal = "tooEarly" | "paused" | "verifyAgain" | "proofRefused" | "alreadyJoined";
 
 /** The errors after which the stored proof or session can never mint again: the person verifies again. */
 const VERIFY_AGAIN = new Set([
@@ -18,7 +18,6 @@ const VERIFY_AGAIN = new Set([
   "MovedToWorldId4",
   "UnknownSession",
   "InvalidSessionId",
-  "HumanAlreadyEnrolled",
   "SessionAlreadyEnrolled",
 ]);
 
@@ -32,6 +31,8 @@ export function refusalOf(revertData: Hex): ClaimRefusal {
   }
   if (name === "NotEnoughTimeSinceLastMint") return "tooEarly";
   if (name === "MintingKilled") return "paused";
+  // The human enrolled with another session (from another wallet): this enrolment can never land.
+  if (name === "HumanAlreadyEnrolled") return "alreadyJoined";
   if (name !== undefined && VERIFY_AGAIN.has(name)) return "verifyAgain";
   // The rest is World ID's verifier refusing the proof (its errors are not ORO's), or a proof the token found
   // replayed or older than the last: a fresh proof can pass.

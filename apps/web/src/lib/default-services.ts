@@ -32,8 +32,9 @@ export function createDefaultServices(): Services {
       readOroBalance: chain.readOroBalance,
       readTotalSupply: chain.readTotalSupply,
       buildMintCall: chain.buildMintCall,
-      buildWorldId4Call: async (...args) => (await worldIdCalls()).buildWorldId4Call(...args),
+      buildEnrolmentCall: async (...args) => (await worldIdCalls()).buildEnrolmentCall(...args),
       buildMoveCall: async (...args) => (await worldIdCalls()).buildMoveCall(...args),
+      buildSessionClaimCall: async (...args) => (await worldIdCalls()).buildSessionClaimCall(...args),
       explainRefusal: async (...args) => (await import("./claim-refusal")).explainRefusal(...args),
       // The ReferralClaim ABI loads with the share screen, not with the first load.
       buildVoucherClaimCall: async (claimable) => (await import("./referral-claim")).buildVoucherClaimCall(claimable),
@@ -47,7 +48,8 @@ export function createDefaultServices(): Services {
       signMessage,
       // World ID (its IDKit calls and the 4.0 proof parsing) loads when the user verifies or claims.
       verifyHuman: async (...args) => (await worldIdPrompts()).verifyHuman(...args),
-      proveSession: async (...args) => (await worldIdPrompts()).proveSession(...args),
+      proveClaim: async (...args) => (await worldIdPrompts()).proveClaim(...args),
+      proveEnrolment: async (...args) => (await worldIdPrompts()).proveEnrolment(...args),
       moveProofs: async (...args) => (await worldIdPrompts()).moveProofs(...args),
       worldId4Available: () => isInWorldApp() && worldId4Available(),
       share,

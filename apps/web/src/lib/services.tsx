@@ -13,7 +13,15 @@ import type { HapticMoment } from "./world-app/haptics";
 import type { ShareContent } from "./world-app/share";
 import type { SignedMessage } from "./world-app/sign-message";
 import type { SessionProof } from "@oro/clients";
-import type { MoveProofs, SignWorldIdRequest, VerificationResult, VerifyContext, WorldId3Verification, WorldId4Verification, WorldIdSettings } from "./world-app/verify";
+import type {
+  KeepPending,
+  PendingEnrolment,
+  SignWorldIdRequest,
+  VerificationResult,
+  VerifyContext,
+  WorldId3Verification,
+  WorldIdSettings,
+} from "./world-app/verify";
 import type { WalletAuthRequest, WalletAuthSignature } from "./world-app/wallet-auth";
 
 /** Chain reads and the mint call, through viem with the generated ABI and addresses. */
@@ -26,9 +34,10 @@ export interface ChainService {
   readOroBalance(owner: Address): Promise<bigint>;
   readTotalSupply(): Promise<bigint>;
   buildMintCall(verification: WorldId3Verification, receiver: Address): ContractCall;
-  /** A 4.0 enrolment, or a 4.0 claim with a fresh session proof (the module loads on first use). */
-  buildWorldId4Call(verification: WorldId4Verification, receiver: Address, sessionProof?: SessionProof): Promise<ContractCall>;
-  buildMoveCall(proofs: MoveProofs, receiver: Address): Promise<ContractCall>;
+  /** The World ID 4.0 calls (their module loads on first use): an enrolment, a move, a claim with a session proof. */
+  buildEnrolmentCall(pending: PendingEnrolment, receiver: Address, session: SessionProof): Promise<ContractCall>;
+  buildMoveCall(pending: PendingEnrolment, receiver: Address, session: SessionProof): Promise<ContractCall>;
+  buildSessionClaimCall(receiver: Address, session: SessionProof): Promise<ContractCall>;
   /** Why the contract refuses `call` from `from` now, or null when it would not (its module loads on a failure). */
   explainRefusal(call: ContractCall, from: Address): Promise<ClaimRefusal | null>;
   /** `ReferralClaim.claim(voucher, signature)` for a voucher the API signed (its module loads on first use). */
@@ -47,10 +56,12 @@ export interface WalletService {
   verifyHuman(signal: Address, sign: SignWorldIdRequest, context: VerifyContext): Promise<VerificationResult>;
   /** World App here can make World ID 4.0 proofs (so a 3.0 human can move). */
   worldId4Available(): boolean;
-  /** The three prompts of a 3.0 human's move to a 4.0 session. */
-  moveProofs(receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<MoveProofs>;
-  /** A fresh World ID 4.0 session proof for one claim to `receiver`. */
-  proveSession(idkitSessionId: `session_${string}`, receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<SessionProof>;
+  /** The prompts of a 3.0 human's move to a 4.0 session, from where `pending` got to; kept (`keep`) as they come. */
+  moveProofs(receiver: Address, sign: SignWorldIdRequest, chainNow: number, keep: KeepPending, pending: PendingEnrolment | null): Promise<PendingEnrolment>;
+  /** A fresh World ID 4.0 session proof for one claim to `receiver`, its expiry floor `expiresAtMin`. */
+  proveClaim(idkitSessionId: `session_${string}`, receiver: Address, expiresAtMin: bigint, sign: SignWorldIdRequest): Promise<SessionProof>;
+  /** The session proof that completes a pending enrolment (or, `asMove`, a move). */
+  proveEnrolment(pending: PendingEnrolment, receiver: Address, asMove: boolean, chainNow: number, sign: SignWorldIdRequest): Promise<SessionProof>;
   share(content: ShareContent): Promise<void>;
   requestNotificationPermission(): Promise<NotificationPermissionOutcome>;
   getPermissions(): Promise<AppPermissions>;

@@ -1,11 +1,13 @@
 import { useSyncExternalStore } from "react";
-import { ADDRESS_PATTERN, INVALID, array, boolean, integer, nullable, object, string, type Infer } from "./schema";
+import { ADDRESS_PATTERN, INVALID, array, boolean, integer, literals, nullable, object, string, type Infer } from "./schema";
 
 /**
  * Every value the app keeps on the device (spec section 3), behind one typed module: each key has a schema and a
  * default, a value that fails its schema (edited by hand, an older format) reads as the default.
  */
 const address = string(ADDRESS_PATTERN);
+const decimal = string(/^[0-9]{1,78}$/);
+const idkitSessionId = string(/^session_[0-9a-f]{64}01[0-9a-f]{62}$/);
 
 const definitions = {
   /** The user has submitted an email from the post-claim form. */
@@ -56,20 +58,31 @@ const definitions = {
     fallback: null,
   },
   /**
-   * The World ID 4.0 session of the signed-in address's human (wins over a 3.0 verification: a human who moved
-   * has no 3.0 path). `enrolment`: the enrolment proofs, as decimal strings, until the enrolment lands.
+   * The World ID 4.0 session of the signed-in address's human, once its enrolment landed (wins over a 3.0
+   * verification: a human who moved has no 3.0 path).
    */
   worldId4: {
+    schema: nullable(object({ address: address, idkitSessionId: idkitSessionId })),
+    fallback: null,
+  },
+  /**
+   * An enrolment or a move of the signed-in address that has not landed: its session and the uniqueness proof World
+   * App discloses once (decimal text, as the API keeps it too), until the chain shows it.
+   */
+  pendingEnrolment: {
     schema: nullable(
       object({
         address: address,
-        idkitSessionId: string(/^session_[0-9a-f]{128}$/),
-        enrolment: nullable(
-          object({
-            uniqueness: array(string()),
-            session: array(string()),
-          }),
-        ),
+        kind: literals("enrol", "move"),
+        idkitSessionId: idkitSessionId,
+        uniqueness: object({
+          nullifier: decimal,
+          nonce: decimal,
+          expiresAtMin: decimal,
+          credentialGenesisIssuedAtMin: decimal,
+          proof: array(decimal),
+        }),
+        worldId3: nullable(object({ merkleRoot: decimal, nullifierHash: decimal, proof: array(decimal) })),
       }),
     ),
     fallback: null,

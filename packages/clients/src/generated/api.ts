@@ -1830,6 +1830,238 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/world-id/pending-enrolment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet's pending enrolment or move, if it can still land
+         * @description The signed-in wallet's World ID 4.0 enrolment or move whose transaction has not landed: World App discloses the uniqueness proof once, so the app keeps it here and on the device until the chain shows it landed. One per wallet.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PendingEnrolment"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        /**
+         * Keeps the wallet's pending enrolment or move (replaces the one kept before)
+         * @description The signed-in wallet's World ID 4.0 enrolment or move whose transaction has not landed: World App discloses the uniqueness proof once, so the app keeps it here and on the device until the chain shows it landed. One per wallet. Refused (400) when its uniqueness proof can no longer land, or expires more than 366 days ahead.
+         */
+        put: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The proofs of an enrolment or a move that has not landed yet (World App discloses the uniqueness proof once) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description IDKit's session id (IDKit.proveSession takes it) */
+                        idkitSessionId: string;
+                        /**
+                         * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0
+                         * @enum {string}
+                         */
+                        kind: "enrol" | "move";
+                        /** @description The uniqueness proof for the enrolment action as the contract's UniquenessProof takes it */
+                        uniqueness: {
+                            /** @description a uint64, as decimal (or 0x hex) text; answered in decimal */
+                            credentialGenesisIssuedAtMin: string;
+                            /** @description a uint64, as decimal (or 0x hex) text; answered in decimal */
+                            expiresAtMin: string;
+                            /** @description a uint256, as decimal (or 0x hex) text; answered in decimal */
+                            nonce: string;
+                            /** @description a uint256, as decimal (or 0x hex) text; answered in decimal */
+                            nullifier: string;
+                            proof: string[];
+                        };
+                        /** @description A move's 3.0 proof (signal receiver ‖ session), once World App gave it (null until then: 3.0 proofs can be asked again); null for an enrolment */
+                        worldId3: {
+                            /** @description a uint256, as decimal (or 0x hex) text; answered in decimal */
+                            merkleRoot: string;
+                            /** @description a uint256, as decimal (or 0x hex) text; answered in decimal */
+                            nullifierHash: string;
+                            proof: string[];
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PendingEnrolment"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Forgets the wallet's pending enrolment or move (the chain shows it landed, or it can never land) */
+        delete: {
+            parameters: {
+                query: {
+                    /** @description Wallet address (0x + 40 hex digits) */
+                    userAddress: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PendingEnrolmentDeleted"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/world-id/request": {
         parameters: {
             query?: never;
@@ -2209,6 +2441,80 @@ export interface components {
             usersReferred: components["schemas"]["ReferredUserInput"][];
             /** @description How many invites paid, over every page (what the share screen shows as users referred) */
             usersReferredCount: number;
+        };
+        /** @description The signed-in wallet's pending World ID 4.0 enrolment or move */
+        PendingEnrolment: {
+            /** @description null when the wallet keeps none, or its uniqueness proof can no longer land */
+            pending: {
+                /** @description IDKit's session id (IDKit.proveSession takes it) */
+                idkitSessionId: string;
+                /**
+                 * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0
+                 * @enum {string}
+                 */
+                kind: "enrol" | "move";
+                /** @description The uniqueness proof for the enrolment action as the contract's UniquenessProof takes it */
+                uniqueness: {
+                    /** @description Decimal text */
+                    credentialGenesisIssuedAtMin: string;
+                    /** @description Decimal text */
+                    expiresAtMin: string;
+                    /** @description Decimal text */
+                    nonce: string;
+                    /** @description Decimal text */
+                    nullifier: string;
+                    proof: string[];
+                };
+                /** @description A move's 3.0 proof (signal receiver ‖ session), once World App gave it (null until then: 3.0 proofs can be asked again); null for an enrolment */
+                worldId3: {
+                    /** @description Decimal text */
+                    merkleRoot: string;
+                    /** @description Decimal text */
+                    nullifierHash: string;
+                    proof: string[];
+                } | null;
+            } | null;
+        };
+        PendingEnrolmentDeleted: {
+            /** @description Whether the wallet kept one */
+            deleted: boolean;
+        };
+        PendingEnrolmentDeletedInput: {
+            /** @description Whether the wallet kept one */
+            deleted: boolean;
+        };
+        /** @description The signed-in wallet's pending World ID 4.0 enrolment or move */
+        PendingEnrolmentInput: {
+            /** @description null when the wallet keeps none, or its uniqueness proof can no longer land */
+            pending: {
+                /** @description IDKit's session id (IDKit.proveSession takes it) */
+                idkitSessionId: string;
+                /**
+                 * @description enrol: a human new to ORO under 4.0; move: a 3.0 human moving to 4.0
+                 * @enum {string}
+                 */
+                kind: "enrol" | "move";
+                /** @description The uniqueness proof for the enrolment action as the contract's UniquenessProof takes it */
+                uniqueness: {
+                    /** @description Decimal text */
+                    credentialGenesisIssuedAtMin: string;
+                    /** @description Decimal text */
+                    expiresAtMin: string;
+                    /** @description Decimal text */
+                    nonce: string;
+                    /** @description Decimal text */
+                    nullifier: string;
+                    proof: string[];
+                };
+                /** @description A move's 3.0 proof (signal receiver ‖ session), once World App gave it (null until then: 3.0 proofs can be asked again); null for an enrolment */
+                worldId3: {
+                    /** @description Decimal text */
+                    merkleRoot: string;
+                    /** @description Decimal text */
+                    nullifierHash: string;
+                    proof: string[];
+                } | null;
+            } | null;
         };
         Poll: {
             /** Format: date-time */

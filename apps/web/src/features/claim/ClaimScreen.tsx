@@ -132,9 +132,9 @@ export function ClaimScreen() {
         </section>
       )}
 
-      {offerMove && verification?.version === "3.0" && (
+      {offerMove && (
         <Suspense fallback={null}>
-          <MoveToWorldId4Card address={address} verification={verification} />
+          <MoveToWorldId4Card address={address} pending={claim.pendingMove} />
         </Suspense>
       )}
 

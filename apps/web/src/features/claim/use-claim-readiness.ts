@@ -5,7 +5,7 @@ import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { backoffRetry } from "../../lib/query-client";
 import { useServices } from "../../lib/services";
 import { useSession } from "../session";
-import { useVerification } from "../verification";
+import type { VerificationResult } from "../../lib/world-app/verify";
 import { useNowSeconds } from "../../lib/use-now";
 
 export const nextMintKey = (address: Address | null, mintRecord: string | null) => ["next-mint-at", env.chainId, address, mintRecord] as const;
@@ -28,11 +28,10 @@ export interface ClaimReadiness {
  * Claim readiness, checked every second. The next mint time is read again when the user connects (the address
  * is in the key), when the human's mint record (3.0 nullifier hash or 4.0 session) becomes known (likewise) and on `refresh`.
  */
-export function useClaimReadiness(): ClaimReadiness {
+export function useClaimReadiness(verification: VerificationResult | null): ClaimReadiness {
   const { chain } = useServices();
   const user = useSession();
   const address = user?.address ?? null;
-  const verification = useVerification(address);
   const record = verification ? mintRecordOf(verification) : null;
   const nowSeconds = useNowSeconds();
   const query = useQuery({

@@ -1,1 +1,2 @@
-export { forgetVerification, storeWorldId4, useVerification, useVerify } from "./use-verification";
+export { forgetVerification, usePendingEnrolment, usePendingEnrolmentSync, useVerification, useVerify } from "./use-verification";
+export { forgetPending, keepPending, pendingUsable, settlePending, storeSession } from "./pending-enrolment";

@@ -1,7 +1,9 @@
 import {
+  enrolmentSessionSignalOf,
   enrolmentSignalOf,
   moveSignalOf,
   sessionIdOf,
+  sessionSeedOf,
   sessionProofFromIdkit,
   uniquenessProofFromIdkit,
   type IdkitSessionItem,
@@ -16,7 +18,6 @@ import {
 import { CredentialRequest, IDKit, orbLegacy } from "@worldcoin/idkit";
 import { decodeAbiParameters, type Address, type Hex } from "viem";
 import { deployment, env } from "../../env";
-import { encodeEnrolment } from "../world-id-calls";
 import { devFallbackAvailable, getDevWallet } from "./fallback";
 import { WorldAppError } from "./errors";
 
@@ -29,27 +30,25 @@ export interface WorldId3Verification {
 }
 
 /**
- * The two proofs of a 4.0 enrolment as kept on the device until the enrolment lands (World App discloses the
- * nullifier once): decimal strings, uniqueness [nullifier, nonce, expiresAtMin, proof×5], session [sessionId,
- * sessionNullifier×2, nonce, expiresAtMin, proof×5]. lib/world-id-calls.ts encodes and decodes them.
+ * An enrolment or a move World App has answered for, whose transaction has not landed: its new session and the
+ * uniqueness proof for the enrolment action (signal receiver ‖ session), which World App discloses once and refuses
+ * again after 10 minutes (`nullifier_replayed`). Kept on the device and on the API until the chain shows it; the
+ * session proof that completes it is asked for at each attempt.
  */
-export interface StoredEnrolment {
-  uniqueness: string[];
-  session: string[];
-}
-
-/** The two proofs of a 4.0 enrolment, as the contract takes them. */
 export interface PendingEnrolment {
+  kind: "enrol" | "move";
+  idkitSessionId: `session_${string}`;
   uniqueness: UniquenessProof;
-  session: SessionProof;
+  /** A move's 3.0 proof (signal receiver ‖ session), once World App gave it; 3.0 proofs can be asked again. */
+  worldId3: WorldId3Verification | null;
 }
 
-/** A World ID 4.0 human: their ORO session; each claim asks World App for a fresh proof of it. */
+/** A World ID 4.0 human: their session (each claim proves it afresh), or the enrolment that will create it. */
 export interface WorldId4Verification {
   version: "4.0";
   idkitSessionId: `session_${string}`;
-  /** Until the first claim (the enrolment) lands. */
-  enrolment: StoredEnrolment | null;
+  /** Until the enrolment lands: the slide sends it. */
+  pending: PendingEnrolment | null;
 }
 
 export type VerificationResult = WorldId3Verification | WorldId4Verification;
@@ -72,6 +71,15 @@ export interface WorldIdSettings {
   chainNow: number;
 }
 
+/** Writes a pending enrolment where it survives the app (the device first, then the API) before anything else. */
+export type KeepPending = (pending: PendingEnrolment) => Promise<void>;
+
+/**
+ * How long the enrolment's uniqueness proof is asked to stay usable (its `expires_at_min`, from the chain's clock):
+ * World's verifier refuses a proof 5 hours past that bound, so a slide days after verifying still lands.
+ */
+export const UNIQUENESS_EXPIRY_AHEAD_SECONDS = 30 * 86_400;
+
 /** World App's answers that mean "no 3.0 proof for this human": they enrol in 4.0 instead. */
 const NO_WORLD_ID_3 = new Set(["world_id_3_not_available", "credential_unavailable"]);
 
@@ -87,31 +95,16 @@ function appId(): `app_${string}` {
   return id as `app_${string}`;
 }
 
+function enrolmentAction(): string {
+  const action = deployment?.worldId.enrolmentAction;
+  if (!action) throw new WorldAppError("verify", "missing_app_id");
+  return action;
+}
 
 async function completed(request: { pollUntilCompletion(): Promise<{ success: true; result: unknown } | { success: false; error: unknown }> }) {
   const completion = await request.pollUntilCompletion();
   if (!completion.success) throw new WorldAppError("verify", String(completion.error));
   return completion.result as Record<string, unknown> & { protocol_version: string; nonce: string; responses: Record<string, unknown>[] };
-}
-
-/** A 3.0 proof (Orb, legacy preset) for the claim action, its signal `signal`. */
-async function verifyWorldId3(signal: Hex, sign: SignWorldIdRequest): Promise<WorldId3Verification> {
-  const request = await IDKit.request({ app_id: appId(), action: env.claimAction, rp_context: await sign("claim"), allow_legacy_proofs: true }).preset(orbLegacy({ signal }));
-  const result = await completed(request);
-  if (result.protocol_version !== "3.0") throw new WorldAppError("verify", "unexpected_proof_version");
-  const [response] = result.responses;
-  if (!response) throw new WorldAppError("verify", "empty_response");
-  return {
-    version: "3.0",
-    merkleRoot: BigInt(String(response.merkle_root)),
-    nullifierHash: BigInt(String(response.nullifier)),
-    proof: decodeLegacyProof(response.proof as Hex),
-  };
-}
-
-/** World ID 4.0 proof of human, with our signal, genesis bound and expiry floor. */
-function proofOfHuman(signal: Hex, genesisMin: number, chainNow: number) {
-  return CredentialRequest("proof_of_human", { signal, genesis_issued_at_min: genesisMin, expires_at_min: chainNow });
 }
 
 function firstItem(result: { responses: Record<string, unknown>[] }): Record<string, unknown> {
@@ -120,47 +113,90 @@ function firstItem(result: { responses: Record<string, unknown>[] }): Record<str
   return item;
 }
 
-/** A new session of this human for ORO, and its creation proof (signal: the receiver). */
-async function createSession(receiver: Address, sign: SignWorldIdRequest, genesisMin: number, chainNow: number) {
-  const request = await IDKit.createSession({ app_id: appId(), rp_context: await sign("session") }).constraints(proofOfHuman(receiver, genesisMin, chainNow));
+/** A 3.0 proof (Orb, legacy preset) for the claim action, its signal `signal`. */
+async function verifyWorldId3(signal: Hex, sign: SignWorldIdRequest): Promise<WorldId3Verification> {
+  const request = await IDKit.request({ app_id: appId(), action: env.claimAction, rp_context: await sign("claim"), allow_legacy_proofs: true }).preset(orbLegacy({ signal }));
+  const result = await completed(request);
+  if (result.protocol_version !== "3.0") throw new WorldAppError("verify", "unexpected_proof_version");
+  const response = firstItem(result);
+  return {
+    version: "3.0",
+    merkleRoot: BigInt(String(response.merkle_root)),
+    nullifierHash: BigInt(String(response.nullifier)),
+    proof: decodeLegacyProof(response.proof as Hex),
+  };
+}
+
+/** World ID 4.0 proof of human with our signal (if any), genesis bound and credential expiry floor. */
+function proofOfHuman(signal: Hex | undefined, genesisMin: bigint, expiresAtMin: bigint) {
+  return CredentialRequest("proof_of_human", { ...(signal ? { signal } : {}), genesis_issued_at_min: Number(genesisMin), expires_at_min: Number(expiresAtMin) });
+}
+
+/** A new session of this human for ORO. Its own proof is not used on chain: the session proof asked last is. */
+async function createSession(sign: SignWorldIdRequest, genesisMin: bigint, chainNow: number): Promise<`session_${string}`> {
+  const request = await IDKit.createSession({ app_id: appId(), rp_context: await sign("session") }).constraints(proofOfHuman(undefined, genesisMin, BigInt(chainNow)));
   const result = await completed(request);
   const idkitSessionId = result.session_id;
   if (typeof idkitSessionId !== "string") throw new WorldAppError("verify", "unexpected_proof_version");
-  return { idkitSessionId: idkitSessionId as `session_${string}`, proof: sessionProofFromIdkit(idkitSessionId, firstItem(result) as unknown as IdkitSessionItem, result.nonce) };
+  // sessionIdOf refuses anything but IDKit's session_<commitment><seed>.
+  sessionIdOf(idkitSessionId);
+  return idkitSessionId as `session_${string}`;
 }
 
 /**
- * Enrols in World ID 4.0: a new session, then the human's uniqueness proof for the enrolment action whose signal
- * names the receiver and that session. The enrolment transaction is the first claim.
+ * The human's uniqueness proof for the enrolment action, its signal naming the receiver and the session, asked to
+ * stay usable 30 days (so a late slide still lands). A credential that expires sooner cannot prove that: World App
+ * answers `credential_unavailable` without disclosing anything, and the app asks again with the chain's now.
  */
-async function enrolWorldId4(receiver: Address, sign: SignWorldIdRequest, settings: WorldIdSettings): Promise<WorldId4Verification> {
-  const enrolmentAction = deployment?.worldId.enrolmentAction;
-  if (!enrolmentAction) throw new WorldAppError("verify", "missing_app_id");
-  const genesisMin = settings.worldId3Closed ? 0 : settings.genesisCutoff;
-  const session = await createSession(receiver, sign, genesisMin, settings.chainNow);
-  const request = await IDKit.request({ app_id: appId(), action: enrolmentAction, rp_context: await sign("enrolment"), allow_legacy_proofs: false }).constraints(
-    proofOfHuman(enrolmentSignalOf(receiver, sessionIdOf(session.idkitSessionId)), genesisMin, settings.chainNow),
-  );
-  const result = await completed(request);
-  if (result.protocol_version !== "4.0") throw new WorldAppError("verify", "unexpected_proof_version");
-  const uniqueness = uniquenessProofFromIdkit(firstItem(result) as unknown as IdkitUniquenessItem, result.nonce);
-  return { version: "4.0", idkitSessionId: session.idkitSessionId, enrolment: encodeEnrolment({ uniqueness, session: session.proof }) };
+async function uniquenessProof(receiver: Address, idkitSessionId: `session_${string}`, sign: SignWorldIdRequest, genesisMin: bigint, chainNow: number): Promise<UniquenessProof> {
+  const signal = enrolmentSignalOf(receiver, sessionIdOf(idkitSessionId));
+  const ask = async (expiresAtMin: number) => {
+    const request = await IDKit.request({ app_id: appId(), action: enrolmentAction(), rp_context: await sign("enrolment"), allow_legacy_proofs: false }).constraints(
+      proofOfHuman(signal, genesisMin, BigInt(expiresAtMin)),
+    );
+    const result = await completed(request);
+    if (result.protocol_version !== "4.0") throw new WorldAppError("verify", "unexpected_proof_version");
+    return uniquenessProofFromIdkit(firstItem(result) as unknown as IdkitUniquenessItem, result.nonce, genesisMin);
+  };
+  try {
+    return await ask(chainNow + UNIQUENESS_EXPIRY_AHEAD_SECONDS);
+  } catch (error) {
+    if (!(error instanceof WorldAppError && error.code === "credential_unavailable")) throw error;
+    return ask(chainNow);
+  }
 }
 
-/** What verifying reads first: the chain's World ID settings, and a session the chain already records for the human. */
+/**
+ * Enrols in World ID 4.0: a new session, then the uniqueness proof naming it, kept at once (`keep`): World App will
+ * not disclose it again. While 3.0 is open the genesis bound is the cut-off (a human with a 3.0 path moves instead).
+ */
+async function enrolWorldId4(receiver: Address, sign: SignWorldIdRequest, settings: WorldIdSettings, keep: KeepPending): Promise<WorldId4Verification> {
+  const genesisMin = settings.worldId3Closed ? 0n : BigInt(settings.genesisCutoff);
+  const idkitSessionId = await createSession(sign, genesisMin, settings.chainNow);
+  const pending: PendingEnrolment = { kind: "enrol", idkitSessionId, uniqueness: await uniquenessProof(receiver, idkitSessionId, sign, genesisMin, settings.chainNow), worldId3: null };
+  await keep(pending);
+  return { version: "4.0", idkitSessionId, pending };
+}
+
+/** What verifying needs besides World App: the chain's settings, what is already known, and where to keep proofs. */
 export interface VerifyContext {
   settings(): Promise<WorldIdSettings>;
-  knownSession(): Promise<`session_${string}` | null>;
+  /**
+   * What needs no prompt: a pending enrolment kept on the device or the API, or the session the chain records for
+   * the wallet's human (enrolled on another device). Asked first, and again when World App says it disclosed the
+   * enrolment before (`nullifier_replayed`).
+   */
+  known(): Promise<VerificationResult | null>;
+  keep: KeepPending;
 }
 
 /**
- * Verifies the human for `receiver`. A session the chain already records (enrolled on another device) is taken
- * without a prompt; else a 3.0 proof while 3.0 is open and World App still makes one for them, else a 4.0
- * enrolment (a human verified since World ID 4.0, or anyone once 3.0 is closed).
+ * Verifies the human for `receiver`: what is already known, else a 3.0 proof while 3.0 is open and World App still
+ * makes one for them, else a 4.0 enrolment (a human verified since World ID 4.0, or anyone once 3.0 is closed).
  */
 export async function verifyHuman(receiver: Address, sign: SignWorldIdRequest, context: VerifyContext): Promise<VerificationResult> {
-  const known = await context.knownSession().catch(() => null);
-  if (known) return { version: "4.0", idkitSessionId: known, enrolment: null };
+  const known = await context.known().catch(() => null);
+  if (known) return known;
   const settings = await context.settings();
   // World App defines window.WorldApp (IDKit's own test); not MiniKit's, which would pull MiniKit into this lazy chunk.
   const inWorldApp = Boolean((window as { WorldApp?: unknown }).WorldApp);
@@ -172,38 +208,60 @@ export async function verifyHuman(receiver: Address, sign: SignWorldIdRequest, c
       if (!(error instanceof WorldAppError && NO_WORLD_ID_3.has(error.code))) throw error;
     }
   }
-  return enrolWorldId4(receiver, sign, settings);
+  try {
+    return await enrolWorldId4(receiver, sign, settings, context.keep);
+  } catch (error) {
+    // World App disclosed this human's enrolment before: it is kept somewhere we can read (the API answered late,
+    // or the enrolment landed meanwhile), or it was made from another wallet.
+    if (error instanceof WorldAppError && error.code === "nullifier_replayed") {
+      const found = await context.known().catch(() => null);
+      if (found) return found;
+    }
+    throw error;
+  }
 }
 
-/** A fresh proof of the human's session for one claim to `receiver` (World App refuses a session it does not hold). */
-export async function proveSession(idkitSessionId: `session_${string}`, receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<SessionProof> {
-  const request = await IDKit.proveSession(idkitSessionId, { app_id: appId(), rp_context: await sign("session") }).constraints(proofOfHuman(receiver, 0, chainNow));
-  const result = await completed(request);
+/** A fresh proof of the human's session (World App refuses a session it does not hold). */
+async function proveSession(idkitSessionId: `session_${string}`, signal: Hex, genesisMin: bigint, expiresAtMin: bigint, sign: SignWorldIdRequest): Promise<SessionProof> {
+  const idkit = await IDKit.proveSession(idkitSessionId, { app_id: appId(), rp_context: await sign("session") }).constraints(proofOfHuman(signal, genesisMin, expiresAtMin));
+  const result = await completed(idkit);
   return sessionProofFromIdkit(idkitSessionId, firstItem(result) as unknown as IdkitSessionItem, result.nonce);
 }
 
-/** What `moveToWorldId4Session` takes: the human's 3.0 proof choosing the new session, and the enrolment proofs. */
-export interface MoveProofs {
-  idkitSessionId: `session_${string}`;
-  worldId3: WorldId3Verification;
-  enrolment: PendingEnrolment;
+/**
+ * The session proof of one claim to `receiver` (signal: the receiver). Its expiry floor must be later than the
+ * session's last one (the contract's replay record), and not older than the verifier allows: the caller passes
+ * max(chain now, last + 1).
+ */
+export function proveClaim(idkitSessionId: `session_${string}`, receiver: Address, expiresAtMin: bigint, sign: SignWorldIdRequest): Promise<SessionProof> {
+  return proveSession(idkitSessionId, receiver, 0n, expiresAtMin, sign);
 }
 
 /**
- * The three prompts of a move from 3.0: a new session, the human's uniqueness proof for the enrolment action (both
- * without a genesis bound: the 3.0 proof is what closes the old path), and a 3.0 proof whose signal is the session.
+ * The session proof that completes a pending enrolment (or, `asMove`, a move), asked for last: its signal names the
+ * receiver, the session's seed, the 3.0 human it moves from (0 for none) and the 4.0 human, with the genesis bound the
+ * uniqueness proof was made with (the contract checks both proofs against it).
  */
-export async function moveProofs(receiver: Address, sign: SignWorldIdRequest, chainNow: number): Promise<MoveProofs> {
-  const enrolmentAction = deployment?.worldId.enrolmentAction;
-  if (!enrolmentAction) throw new WorldAppError("verify", "missing_app_id");
-  const session = await createSession(receiver, sign, 0, chainNow);
-  const sessionId = sessionIdOf(session.idkitSessionId);
-  const request = await IDKit.request({ app_id: appId(), action: enrolmentAction, rp_context: await sign("enrolment"), allow_legacy_proofs: false }).constraints(
-    proofOfHuman(enrolmentSignalOf(receiver, sessionId), 0, chainNow),
-  );
-  const result = await completed(request);
-  if (result.protocol_version !== "4.0") throw new WorldAppError("verify", "unexpected_proof_version");
-  const uniqueness = uniquenessProofFromIdkit(firstItem(result) as unknown as IdkitUniquenessItem, result.nonce);
-  const worldId3 = await verifyWorldId3(moveSignalOf(sessionId), sign);
-  return { idkitSessionId: session.idkitSessionId, worldId3, enrolment: { uniqueness, session: session.proof } };
+export function proveEnrolment(pending: PendingEnrolment, receiver: Address, asMove: boolean, chainNow: number, sign: SignWorldIdRequest): Promise<SessionProof> {
+  const movedFrom = asMove ? (pending.worldId3?.nullifierHash ?? 0n) : 0n;
+  const signal = enrolmentSessionSignalOf(receiver, sessionSeedOf(pending.idkitSessionId), movedFrom, pending.uniqueness.nullifier);
+  return proveSession(pending.idkitSessionId, signal, pending.uniqueness.credentialGenesisIssuedAtMin, BigInt(chainNow), sign);
+}
+
+/**
+ * The proofs of a 3.0 human's move, as far as they go: a new session and the uniqueness proof (no genesis bound: the
+ * 3.0 proof is what closes the old path), kept at once, then a 3.0 proof whose signal names the receiver and the
+ * session. A move already under way (`pending`) only lacks, at most, its 3.0 proof.
+ */
+export async function moveProofs(receiver: Address, sign: SignWorldIdRequest, chainNow: number, keep: KeepPending, pending: PendingEnrolment | null): Promise<PendingEnrolment> {
+  let move = pending;
+  if (!move) {
+    const idkitSessionId = await createSession(sign, 0n, chainNow);
+    move = { kind: "move", idkitSessionId, uniqueness: await uniquenessProof(receiver, idkitSessionId, sign, 0n, chainNow), worldId3: null };
+    await keep(move);
+  }
+  if (move.worldId3) return move;
+  const complete: PendingEnrolment = { ...move, worldId3: await verifyWorldId3(moveSignalOf(receiver, sessionIdOf(move.idkitSessionId)), sign) };
+  await keep(complete);
+  return complete;
 }
