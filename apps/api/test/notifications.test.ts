@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { isWorldNotificationLanguage, messageProblem, titleProblem, worldSendNotificationProblems } from "@oro/clients";
 import { CLAIM_REMINDER, STREAK_AT_RISK, claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createOutboxTransport } from "../src/services/notifications/outbox-transport.js";
-import { createReminderService } from "../src/services/notifications/reminders.js";
+import { createReminderService, type RunSummary } from "../src/services/notifications/reminders.js";
 import type { NotificationTransport } from "../src/services/notifications/transport.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
 import { LOCALES } from "../src/lib/locales.js";
@@ -418,6 +418,9 @@ describe("the World App transport, against a stand-in for the developer portal",
   let answerAfterMs = 0;
   /** Requests whose headers reached the portal, bodies or not. */
   let headersSeen = 0;
+  /** Requests for these addresses are answered only once `heldAnswer` resolves (World still retrying its own send). */
+  const holdAnswerFor = new Set<string>();
+  let heldAnswer: Promise<void> = Promise.resolve();
   const appId = "app_0123456789abcdef";
   let portalEnv: Record<string, string>;
 
@@ -458,6 +461,7 @@ describe("the World App transport, against a stand-in for the developer portal",
           });
         };
         if (hang) return;
+        if (body.wallet_addresses.some((address) => holdAnswerFor.has(address))) return void heldAnswer.then(answer);
         if (answerAfterMs > 0) setTimeout(answer, answerAfterMs);
         else answer();
       });
@@ -573,30 +577,141 @@ describe("the World App transport, against a stand-in for the developer portal",
   });
 
   it("holds the lease of reminders while World is still answering: another replica neither abandons nor takes them", async () => {
-    // Two replicas whose leases last 300 ms; World answers after 1.5 s, as when it retries its own send.
-    const short = { ...portalEnv, NOTIFICATION_LEASE: "300ms" };
+    // Two replicas whose leases last 2 s; World answers only when the test lets it, as when it retries its own send.
+    // Renewed every third of the lease, the lease outlasts any stall of a loaded machine up to 1.3 s (one of 300 ms,
+    // renewed every 100 ms, did not: a pass of the other replica found it run out under two busy loops).
+    const lease = { ...portalEnv, NOTIFICATION_LEASE: "2s" };
     const [sender, other] = await Promise.all([
-      createTestApp({ indexer, env: short, testDatabase: app.db }),
-      createTestApp({ indexer, env: short, testDatabase: app.db }),
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
     ]);
-    answerAfterMs = 1_500;
+    let answer = () => undefined as void;
+    heldAnswer = new Promise<void>((resolve) => (answer = resolve));
+    let sending: Promise<RunSummary> | undefined;
     try {
       const addresses = await dueJobs(3);
-      const sending = sender.app.services.reminders.runOnce();
-      const meanwhile: { abandoned: number; released: number; sent: number }[] = [];
+      for (const address of addresses) holdAnswerFor.add(address);
+      sending = sender.app.services.reminders.runOnce();
       while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      for (let i = 0; i < 8; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 150));
+      const jobs = () => db().notificationJob.findMany({ where: { address: { in: addresses } } });
+      const leasedUntil = Math.max(...(await jobs()).map((job) => job.lockedUntil?.getTime() ?? 0));
+      // Past the lease the sender took, twice: each pass of the other replica finds them still held.
+      const meanwhile: RunSummary[] = [];
+      for (const end of [leasedUntil, leasedUntil + 2_000]) {
+        while (Date.now() <= end) await new Promise((resolve) => setTimeout(resolve, 20));
         meanwhile.push(await other.app.services.reminders.runOnce());
       }
+      answer();
       const summary = await sending;
-      expect(meanwhile.every((pass) => pass.abandoned === 0 && pass.released === 0 && pass.sent === 0)).toBe(true);
+      expect(meanwhile.map(({ abandoned, released, sent }) => ({ abandoned, released, sent }))).toEqual([
+        { abandoned: 0, released: 0, sent: 0 },
+        { abandoned: 0, released: 0, sent: 0 },
+      ]);
       expect(summary.sent).toBe(3);
       expect(requests).toHaveLength(1);
-      const jobs = await db().notificationJob.findMany({ where: { address: { in: addresses } } });
-      expect(jobs.map((job) => job.status)).toEqual(["sent", "sent", "sent"]);
+      expect((await jobs()).map((job) => job.status)).toEqual(["sent", "sent", "sent"]);
     } finally {
-      answerAfterMs = 0;
+      answer();
+      holdAnswerFor.clear();
+      await sending?.catch(() => undefined);
+      await Promise.all([sender.close(), other.close()]);
+    }
+  });
+
+  it("the lanes of a replica lease one after another, so that its requests carry whole batches", async () => {
+    // Eight lanes leasing at once raced through the same due rows on PostgreSQL, each skipping what another had just
+    // locked, and split them: 1,005 due left in requests of 1, 4 and 1,000 on a loaded CI machine. Whether two
+    // statements interleave so depends on the machine; whether they run at once does not: counted here.
+    let leasing = 0;
+    let mostAtOnce = 0;
+    const real = db();
+    const counted = new Proxy(real, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (key !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? (value.bind(target) as unknown) : value;
+        return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+          const isLease = strings.join("?").includes(`SET "status" = 'sending'`);
+          if (isLease) mostAtOnce = Math.max(mostAtOnce, ++leasing);
+          try {
+            return await real.$queryRaw(strings, ...values);
+          } finally {
+            if (isLease) leasing -= 1;
+          }
+        };
+      },
+    });
+    // World's transport with batches of 10 (World takes 1,000: the same rule, at a size a loaded machine sends quickly).
+    const world = createWorldAppTransport({ apiUrl: portalEnv.WORLD_APP_API_URL ?? "", appId, apiKey: "portal-key", timeoutMs: app.config.notifications.timeoutMs });
+    const transport: NotificationTransport = { ...world, maxRecipients: 10 };
+    const reminders = createReminderService({ prisma: counted, indexer, transport, appId, miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, concurrency: 8, log: app.app.log });
+    await dueJobs(15);
+    expect(await reminders.runOnce()).toEqual({ sent: 15, notDelivered: 0, retried: 0, failed: 0, abandoned: 0, released: 0 });
+    expect(mostAtOnce).toBe(1);
+    expect(requests.map((request) => request.body.wallet_addresses.length).sort((a, b) => a - b)).toEqual([5, 10]);
+  });
+
+  it("a worker slowed past its lease sends nothing another worker took meanwhile: the body never leaves", async () => {
+    const real = createWorldAppTransport({ apiUrl: portalEnv.WORLD_APP_API_URL ?? "", appId, apiKey: "portal-key", timeoutMs: app.config.notifications.timeoutMs });
+    let resume = () => undefined as void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let reached = false;
+    // The slow worker: its request is built, then the machine stalls it (its lease renewals stall with it).
+    const stalled: NotificationTransport = {
+      ...real,
+      async send(...args) {
+        reached = true;
+        await resumed;
+        return real.send(...args);
+      },
+    };
+    const slow = createReminderService({ prisma: db(), indexer, transport: stalled, appId, miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, log: app.app.log });
+    const [address = ""] = await dueJobs(1);
+    const slowPass = slow.runOnce();
+    while (!reached) await new Promise((resolve) => setImmediate(resolve));
+    // Its lease has run out (renewals missed while stalled): another replica releases the reminder and sends it.
+    await db().notificationJob.updateMany({ where: { address }, data: { lockedUntil: new Date(Date.now() - 1_000) } });
+    expect(await app.app.services.reminders.runOnce()).toMatchObject({ released: 1, sent: 1 });
+    resume();
+    expect(await slowPass).toMatchObject({ sent: 0 });
+    expect(requests.filter((request) => request.body.wallet_addresses.includes(address))).toHaveLength(1);
+    expect(await db().notificationJob.findFirstOrThrow({ where: { address } })).toMatchObject({ status: "sent" });
+  });
+
+  it("holds the lease of a lane's second request while its first is out: the nudge waits for the claim reminders' answer", async () => {
+    // One lane leases a claim reminder and a streak nudge, sends the claim reminder (World answers it late), then the
+    // nudge. Its lease was renewed only for the request out: another replica released the nudge and sent it, and then
+    // the first sent it again.
+    const lease = { ...portalEnv, NOTIFICATION_LEASE: "2s" };
+    const [sender, other] = await Promise.all([
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
+    ]);
+    let answer = () => undefined as void;
+    heldAnswer = new Promise<void>((resolve) => (answer = resolve));
+    let sending: Promise<unknown> = Promise.resolve();
+    try {
+      const [claimAddress = ""] = await dueJobs(1);
+      const nudged = privateKeyToAccount(generatePrivateKey()).address;
+      // Its streak lapses in an hour: the nudge is due.
+      indexer.mint(nudged, ++human, Math.floor(Date.now() / 1000) - 2 * indexer.wait + 3_600);
+      const nudgeAddress = nudged.toLowerCase();
+      await db().notificationJob.create({ data: { kind: "oro_streak_at_risk", address: nudgeAddress, locale: "en", dueAt: new Date(Date.now() - 1_000) } });
+      holdAnswerFor.add(claimAddress);
+      sending = sender.app.services.reminders.runOnce();
+      while (!requests.some((request) => request.body.wallet_addresses.includes(claimAddress))) await new Promise((resolve) => setTimeout(resolve, 20));
+      const leasedUntil = (await db().notificationJob.findFirstOrThrow({ where: { address: nudgeAddress } })).lockedUntil?.getTime() ?? 0;
+      // Past the lease the sender took: the other replica's pass neither releases nor sends the nudge.
+      while (Date.now() <= leasedUntil) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await other.app.services.reminders.runOnce()).toMatchObject({ released: 0, abandoned: 0, sent: 0 });
+      answer();
+      await sending;
+      const jobs = await db().notificationJob.findMany({ where: { address: { in: [claimAddress, nudgeAddress] } }, orderBy: { kind: "asc" } });
+      expect(jobs.map((job) => [job.kind, job.status])).toEqual([["oro_claim", "sent"], ["oro_streak_at_risk", "sent"]]);
+      expect(requests.filter((request) => request.body.wallet_addresses.includes(nudgeAddress))).toHaveLength(1);
+    } finally {
+      answer();
+      holdAnswerFor.clear();
+      await sending.catch(() => undefined);
       await Promise.all([sender.close(), other.close()]);
     }
   });

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { PrismaClient } from "../../generated/prisma/client.js";
-import { refuseWhatWorldRefuses, worldRequestBody, type NotificationTransport } from "./transport.js";
+import { refuseWhatWorldRefuses, TransportError, worldRequestBody, type NotificationTransport } from "./transport.js";
 
 /**
  * The development transport: every notification becomes a row of `notification_outbox` (in the user's
@@ -13,7 +13,12 @@ export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogg
     maxRecipients: 1_000,
     async send(recipients, notification, requestStarting) {
       refuseWhatWorldRefuses(worldRequestBody(appId, recipients, notification));
-      await requestStarting?.();
+      try {
+        await requestStarting?.();
+      } catch (error) {
+        // Nothing was written: as a request whose body never left World's transport, it may be sent again.
+        throw new TransportError(`the request never left: ${(error as Error).message}`, true);
+      }
       const english = notification.localisations.find((entry) => entry.language === "en");
       const rows = recipients.map((recipient) => {
         const text = notification.localisations.find((entry) => entry.language === recipient.locale) ?? english;

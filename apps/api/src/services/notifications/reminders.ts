@@ -169,20 +169,39 @@ export function createReminderService(options: ReminderServiceOptions) {
   }
 
   /**
-   * Keeps the lease of these jobs while their request is out: World answers only once its own retries are over (up
-   * to minutes), and a lease that ran out meanwhile would let another worker abandon them (or, not yet requested,
-   * send them again) while the request may still deliver them. A worker that stops renews no more. Returns the stop.
+   * Keeps the lease of these jobs from the moment they are leased until each is settled: while the streak nudges are
+   * checked against the indexer, while the lane's first request is out and its second waits for it, and while World
+   * answers (only once its own retries are over: up to minutes). A lease that ran out meanwhile would let another
+   * worker abandon them or, not yet requested, send them again. A worker that stops renews no more. Returns the stop.
    */
   function holdLease(ids: string[]): () => void {
     const renew = () => {
       const until = new Date(clock.now().getTime() + options.leaseMs);
       prisma.notificationJob
-        .updateMany({ where: { id: { in: ids }, status: "sending", lockedBy: workerId }, data: { lockedUntil: until } })
+        .updateMany({ where: held(ids), data: { lockedUntil: until } })
         .catch((error: unknown) => log.warn({ err: error, jobs: ids.length }, "could not renew the lease of reminders being sent"));
     };
     const timer = setInterval(renew, Math.max(options.leaseMs / 3, 10));
     timer.unref();
     return () => clearInterval(timer);
+  }
+
+  /** These jobs while this worker still holds them (another may have taken them once a lease ran out). */
+  function held(ids: string[]): Prisma.NotificationJobWhereInput {
+    return { id: { in: ids }, status: "sending", lockedBy: workerId };
+  }
+
+  /**
+   * The lanes of this worker lease one after another. Leased at once, their statements raced through the same due
+   * rows, each skipping the rows another had just locked (SKIP LOCKED), and split what was due between them: 1,005
+   * due left in three requests of 1, 4 and 1,000 on a loaded machine, where two carry them (CI's failure of the
+   * transport's batch test), and under World's unverified quota each lane would take the window's whole allowance.
+   */
+  let leasing: Promise<unknown> = Promise.resolve();
+  function leaseInTurn(limit: number): Promise<LeasedJob[]> {
+    const leased = leasing.then(() => lease(clock.now(), limit));
+    leasing = leased.catch(() => undefined);
+    return leased;
   }
 
   async function lease(now: Date, limit: number): Promise<LeasedJob[]> {
@@ -213,12 +232,12 @@ export function createReminderService(options: ReminderServiceOptions) {
     const again = jobs.filter((job) => error.retryable && job.attempts < options.maxAttempts);
     const now = new Date();
     const statements: Prisma.PrismaPromise<{ count: number } | number>[] = [
-      prisma.notificationJob.updateMany({ where: { id: { in: exhausted } }, data: { status: "failed", lockedUntil: null, lastError } }),
+      prisma.notificationJob.updateMany({ where: held(exhausted), data: { status: "failed", lockedUntil: null, lastError } }),
     ];
     if (again.length > 0) {
       statements.push(prisma.$executeRaw`
         UPDATE "notification_job" AS "job" SET "status" = 'cancelled', "locked_until" = NULL, "last_error" = ${lastError}, "updated_at" = ${now}
-         WHERE "job"."id" IN (${Prisma.join(again.map((job) => job.id))}) AND EXISTS (SELECT 1 FROM "notification_job" AS "newer"
+         WHERE "job"."id" IN (${Prisma.join(again.map((job) => job.id))}) AND "job"."status" = 'sending' AND "job"."locked_by" = ${workerId} AND EXISTS (SELECT 1 FROM "notification_job" AS "newer"
            WHERE "newer"."address" = "job"."address" AND "newer"."kind" = "job"."kind" AND "newer"."status" = 'pending')`);
     }
     // The rest, due again after a backoff that doubles with each attempt: one statement per attempt count in the batch.
@@ -227,7 +246,7 @@ export function createReminderService(options: ReminderServiceOptions) {
       const dueAt = new Date(now.getTime() + BASE_RETRY_MS * 2 ** (attempts - 1));
       statements.push(
         prisma.notificationJob.updateMany({
-          where: { id: { in: ids }, status: "sending" },
+          where: held(ids),
           data: { status: "pending", dueAt, lockedUntil: null, lockedBy: null, lastError },
         }),
       );
@@ -256,12 +275,12 @@ export function createReminderService(options: ReminderServiceOptions) {
       }
       const lapseAt = streak.streakExpiresAt === null ? null : streak.streakExpiresAt * 1000;
       if (streak.currentStreak === 0 || lapseAt === null || now >= lapseAt) {
-        await prisma.notificationJob.update({ where: { id: job.id }, data: { status: "cancelled", lockedUntil: null, result: "the streak had already lapsed" } });
+        await prisma.notificationJob.updateMany({ where: held([job.id]), data: { status: "cancelled", lockedUntil: null, result: "the streak had already lapsed" } });
         continue;
       }
       if (now < lapseAt - riskWindowMs) {
-        await prisma.notificationJob.update({
-          where: { id: job.id },
+        await prisma.notificationJob.updateMany({
+          where: held([job.id]),
           data: { status: "pending", dueAt: new Date(lapseAt - riskWindowMs), lockedUntil: null, lockedBy: null, attempts: { decrement: 1 }, result: "claimed since: moved" },
         });
         continue;
@@ -306,7 +325,7 @@ export function createReminderService(options: ReminderServiceOptions) {
     }
     if (over.length > 0) {
       await prisma.notificationJob.updateMany({
-        where: { id: { in: over } },
+        where: held(over),
         data: { status: "not_delivered", lockedUntil: null, result: `World's per-day setting: ${perUserPerDay} a user a day, reached today` },
       });
       summary.notDelivered += over.length;
@@ -314,17 +333,34 @@ export function createReminderService(options: ReminderServiceOptions) {
     return allowed;
   }
 
+  /**
+   * The jobs of a request this worker sent: World's answer is the truth about them, also when another worker, having
+   * seen their lease run out while World was answering, marked them abandoned meanwhile.
+   */
+  function answered(ids: string[]): Prisma.NotificationJobWhereInput {
+    return { id: { in: ids }, lockedBy: workerId, status: { in: ["sending", "abandoned"] } };
+  }
+
   /** Sends one request; false when World refused it as a whole (a 429, a quota, a defect): the pass then stops. */
   async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<boolean> {
     if (jobs.length === 0) return true;
     const recipients: Recipient[] = jobs.map((job) => ({ jobId: job.id, address: job.address, locale: toLocale(job.locale) }));
     // Once the request is built and checked, right before it leaves: from then on it may reach World, and a worker
-    // that dies leaves these jobs to be abandoned, not resent.
+    // that dies leaves these jobs to be abandoned, not resent. Only if this worker still holds every one of them: a
+    // worker slowed past its lease may have seen another release them and send them, and its body then never leaves.
     const requestStarting = async () => {
-      await prisma.notificationJob.updateMany({ where: { id: { in: jobs.map((job) => job.id) } }, data: { result: REQUESTED } });
+      const ids = jobs.map((job) => job.id);
+      const until = new Date(clock.now().getTime() + options.leaseMs);
+      const marked = await prisma.$executeRaw`
+        WITH "held" AS (
+          SELECT "id" FROM "notification_job"
+           WHERE "id" IN (${Prisma.join(ids)}) AND "status" = 'sending' AND "locked_by" = ${workerId}
+           FOR UPDATE)
+        UPDATE "notification_job" SET "result" = ${REQUESTED}, "locked_until" = ${until}
+         WHERE "id" IN (SELECT "id" FROM "held") AND (SELECT count(*) FROM "held") = ${ids.length}`;
+      if (marked !== ids.length) throw new Error(`the lease of ${ids.length - marked} of these reminders ran out and another worker took them: not sent from here`);
     };
     let results;
-    const release = holdLease(jobs.map((job) => job.id));
     try {
       results = await transport.send(recipients, { localisations: texts, miniAppPath: link }, requestStarting);
     } catch (error) {
@@ -334,15 +370,13 @@ export function createReminderService(options: ReminderServiceOptions) {
       else log.error({ err: failure, jobs: jobs.length, retryable: false }, "sending reminders failed: not retried");
       await retryLater(jobs, failure, summary);
       return false;
-    } finally {
-      release();
     }
     const byAddress = new Map(results.map((result) => [result.address.toLowerCase(), result]));
     // The day a reminder counts against (World's per-day setting) is the API's clock's.
     const sentAt = clock.now();
     const sent = jobs.filter((job) => byAddress.get(job.address)?.sent === true);
     await prisma.notificationJob.updateMany({
-      where: { id: { in: sent.map((job) => job.id) } },
+      where: answered(sent.map((job) => job.id)),
       data: { status: "sent", sentAt, lockedUntil: null, result: "sent" },
     });
     summary.sent += sent.length;
@@ -355,7 +389,7 @@ export function createReminderService(options: ReminderServiceOptions) {
       notDelivered.set(reason, [...(notDelivered.get(reason) ?? []), job.id]);
     }
     for (const [reason, ids] of notDelivered) {
-      await prisma.notificationJob.updateMany({ where: { id: { in: ids } }, data: { status: "not_delivered", lockedUntil: null, result: reason } });
+      await prisma.notificationJob.updateMany({ where: answered(ids), data: { status: "not_delivered", lockedUntil: null, result: reason } });
       summary.notDelivered += ids.length;
     }
     log.info({ transport: transport.name, sent: summary.sent, notDelivered: summary.notDelivered }, "reminders sent");
@@ -373,14 +407,20 @@ export function createReminderService(options: ReminderServiceOptions) {
     const started = Date.now();
     const lane = async () => {
       while (Date.now() - started < budgetMs && !stopping?.aborted) {
-        const jobs = await lease(clock.now(), transport.maxRecipients);
+        const jobs = await leaseInTurn(transport.maxRecipients);
         if (jobs.length === 0) return;
-        // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim
-        // reminder due with it (it says the claim is open, and more); one request per kind (the texts differ).
-        const nudges = await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary);
-        const allowed = await withinDailyBudget([...nudges, ...jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND)], summary);
-        const claimsSent = await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
-        const nudgesSent = await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
+        const release = holdLease(jobs.map((job) => job.id));
+        let claimsSent: boolean, nudgesSent: boolean;
+        try {
+          // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim
+          // reminder due with it (it says the claim is open, and more); one request per kind (the texts differ).
+          const nudges = await vetStreakNudges(jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary);
+          const allowed = await withinDailyBudget([...nudges, ...jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND)], summary);
+          claimsSent = await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
+          nudgesSent = await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
+        } finally {
+          release();
+        }
         // World said wait (or refused the request): this lane tries again next pass, after the batch's backoff.
         if (!claimsSent || !nudgesSent) return;
       }
