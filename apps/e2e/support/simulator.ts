@@ -21,7 +21,18 @@ const ANNOUNCEMENT_TITLES = new RegExp(
  * Wallet ids of the simulator's users (apps/simulator: Alice, Bob with two wallets, Carol, Dave not verified, Erin
  * verified since World ID 4.0).
  */
-export type WalletId = "alice-main" | "bob-main" | "bob-second" | "carol-main" | "dave-main" | "erin-main" | "grace-main" | "heidi-main" | "ivan-main";
+export type WalletId =
+  | "alice-main"
+  | "bob-main"
+  | "bob-second"
+  | "carol-main"
+  | "dave-main"
+  | "erin-main"
+  | "grace-main"
+  | "heidi-main"
+  | "ivan-main"
+  | "julie-main"
+  | "karla-main";
 
 const WALLET_LABELS: Record<WalletId, string> = {
   "alice-main": "Alice, main wallet",
@@ -33,6 +44,8 @@ const WALLET_LABELS: Record<WalletId, string> = {
   "grace-main": "Grace (verified after June 2026), main wallet",
   "heidi-main": "Heidi (lets her streak run out), main wallet",
   "ivan-main": "Ivan (claims in time), main wallet",
+  "julie-main": "Julie (World App in French), main wallet",
+  "karla-main": "Karla (World App in Latin American Spanish), main wallet",
 };
 
 export interface SimulatorState {
@@ -50,18 +63,21 @@ export interface ChainStatus {
   killed: boolean | null;
 }
 
+/** What the API's development outbox (World's stand-in) recorded: delivered in `language`, or not, with World's reason. */
 export interface Reminder {
   address: string;
   language: string;
   title: string;
   message: string;
   createdAt: string;
+  sent: boolean;
+  reason: string | null;
 }
 
-/** A reminder in the simulator's list: as World App shows it to the wallet (`${username}` filled in). */
+/** A reminder in the simulator's list: as World App shows it to the wallet (`${username}` filled in), if delivered. */
 export interface ShownReminder extends Reminder {
   username: string | null;
-  shown: { title: string; message: string };
+  shown: { title: string; message: string } | null;
 }
 
 /**
