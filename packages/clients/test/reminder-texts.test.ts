@@ -24,6 +24,9 @@ describe.each([
   it("is translated, not English copied: each language's message is its own, British English and Latin American Spanish too", () => {
     const messages = WORLD_NOTIFICATION_LANGUAGES.map((language) => texts[language].message);
     expect(new Set(messages).size).toBe(messages.length);
+    // Titles too, apart from British English, which may say what American English says.
+    const englishTitled = WORLD_NOTIFICATION_LANGUAGES.filter((language) => !language.startsWith("en") && texts[language].title === texts.en.title);
+    expect(englishTitled).toEqual([]);
     // Translations are not in Latin letters alone where the language is not written so.
     for (const language of ["zh_CN", "zh_TW", "ja", "ko", "hi", "th"] as const) expect(texts[language].message, language).toMatch(/[^\p{Script=Latin}\p{P}\s\d$]/u);
   });
