@@ -7,7 +7,7 @@
 // silent (World answers 500 after its tries time out, about 3.4 minutes, and the upstream may have delivered: here it
 // did). User i (address 0x…i) has its World App in DEVICE_LANGUAGES[i % n]: World's 19 and some it lacks.
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { LANGUAGES_WORLD_LACKS, WORLD_NOTIFICATION_LANGUAGES } from "@oro/clients";
+import { WORLD_APP_DEVICE_LANGUAGES } from "@oro/clients";
 import { createWorldRoute, type WorldUpstream } from "../src/services/notifications/world-route.js";
 
 export { WORLD_RETRY_BACKOFF_MS, worldApiKey, worldThrottledAnswerMs } from "../src/services/notifications/world-route.js";
@@ -15,7 +15,7 @@ export { WORLD_RETRY_BACKOFF_MS, worldApiKey, worldThrottledAnswerMs } from "../
 export const SEND_NOTIFICATION_PATH = "/api/v2/minikit/send-notification";
 
 /** The World App languages of the bench's users, in turn: each one World delivers in, and some it lacks. */
-export const DEVICE_LANGUAGES: readonly string[] = [...WORLD_NOTIFICATION_LANGUAGES, ...LANGUAGES_WORLD_LACKS];
+export const DEVICE_LANGUAGES = WORLD_APP_DEVICE_LANGUAGES;
 
 export interface StandIn {
   server: Server;

@@ -621,8 +621,10 @@ describe("the World App transport, against a stand-in for the developer portal",
   });
 
   it("keeps within World's quota for an unverified app: learned from its refusal, or configured; the rest spread over the window", async () => {
-    // The earlier tests' requests went out while World held the app verified: its unverified window counts none of them.
+    // The earlier tests' requests went out while World held the app verified: its unverified window counts none of them;
+    // and what they left leased or due (a worker they stopped) is no request of this one's to count.
     await db().notificationJob.updateMany({ where: { requestedAt: { not: null } }, data: { requestedAt: new Date(Date.now() - UNVERIFIED_APP_WINDOW_MS - 60_000) } });
+    await db().notificationJob.updateMany({ where: { status: { in: ["pending", "sending"] } }, data: { status: "cancelled", lockedUntil: null } });
     route.settings({ verified: false });
     const transport = createWorldAppTransport({ apiUrl: portalEnv.WORLD_APP_API_URL ?? "", appId, apiKey: portalKey, timeoutMs: app.config.notifications.timeoutMs });
     const service = (worldVerified: boolean | "auto") =>

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { SimulatorOptions } from "@oro/dev-stack";
-import { CLAIM_ACTION, DEV_PRIVATE_KEYS, DEV_PROFILE, deployments, LANGUAGES_WORLD_LACKS, WORLD_NOTIFICATION_LANGUAGES } from "@oro/clients";
+import { CLAIM_ACTION, DEV_PRIVATE_KEYS, DEV_PROFILE, deployments, WORLD_APP_DEVICE_LANGUAGES } from "@oro/clients";
 import { formatUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createLocalChain, type OwnerTask } from "./chain.js";
@@ -37,7 +37,7 @@ export interface RunningSimulator {
 }
 
 /** The device's languages: each one World delivers notifications in, and a few it lacks (World sends English to those). */
-const DEVICE_LANGUAGES: readonly string[] = [...WORLD_NOTIFICATION_LANGUAGES, ...LANGUAGES_WORLD_LACKS];
+const DEVICE_LANGUAGES = WORLD_APP_DEVICE_LANGUAGES;
 const PREFIX = "/__simulator";
 const MAX_BODY = 1024 * 1024;
 

@@ -20,6 +20,9 @@ export type WorldNotificationLanguage = (typeof WORLD_NOTIFICATION_LANGUAGES)[nu
  */
 export const LANGUAGES_WORLD_LACKS = ["fil", "tr", "vi"] as const;
 
+/** The languages a simulated World App may be set to: World's 19, then those it lacks (English delivered). */
+export const WORLD_APP_DEVICE_LANGUAGES: readonly string[] = [...WORLD_NOTIFICATION_LANGUAGES, ...LANGUAGES_WORLD_LACKS];
+
 export const WORLD_NOTIFICATION_LIMITS = {
   minAddresses: 1,
   maxAddresses: 1_000,
