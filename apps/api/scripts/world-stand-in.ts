@@ -1,51 +1,42 @@
-// A stand-in for World's POST /api/v2/minikit/send-notification (developer-portal web/api/v2/minikit/
-// send-notification), as strict as World where the API can meet it, in World's order: another method or path is a 404;
-// a request without an API key (the second word of its Authorization header) a 401 `unauthorized`; a body that is not
-// JSON a 500 (World's `req.json()` throws); a body World's v2 schema refuses a 400 `validation_error`; a key World does
-// not know (`api_` + base64 of `id:secret`, looked up by its id) a 404 `not_found`, one of another app a 403
-// `invalid_app`, a wrong secret a 403 `invalid_api_key`. A request whose body never fully arrived (its sender died
-// after the headers) is acted on by no one, as `req.json()` never yields it. A request World's upstream send throttles
-// is answered 500 `internal_server_error`, never 429, and only once World's own retries are over: World tries the
-// upstream 10 times (fetchWithRetry: 5 s each at most, 300 ms backoff doubling), then turns the last 429 into a 500 for
-// the caller, about 2.5 minutes after the request. It stands for a verified app (no quota of 40 per 4 h). Used by the
-// reminders bench and its test.
+// A stand-in for World's POST /api/v2/minikit/send-notification over HTTP, for the reminders bench and its test: World's
+// route as src/services/notifications/world-route.ts models it (its refusals in World's order, the unverified app's
+// quota, its timing, a result per address by the user's World App language), behind World's path. Another method or
+// path is a 404; a request whose body never fully arrived (its sender died after the headers) is acted on by no one, as
+// World's `req.json()` never yields it. Every n-th request World passes to its upstream finds it throttling (World
+// answers 500 once its own tries are over, about 2.5 minutes later, having sent nothing), and every m-th finds it
+// silent (World answers 500 after its tries time out, about 3.4 minutes, and the upstream may have delivered: here it
+// did). User i (address 0x…i) has its World App in DEVICE_LANGUAGES[i % n]: World's 19 and some it lacks.
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { worldSendNotificationProblems } from "@oro/clients";
+import { WORLD_APP_DEVICE_LANGUAGES } from "@oro/clients";
+import { createWorldRoute, type WorldUpstream } from "../src/services/notifications/world-route.js";
+
+export { WORLD_RETRY_BACKOFF_MS, worldApiKey, worldThrottledAnswerMs } from "../src/services/notifications/world-route.js";
 
 export const SEND_NOTIFICATION_PATH = "/api/v2/minikit/send-notification";
 
-/** What World waits between its 10 tries of a throttled upstream send: 300 ms doubling, nine times (153.3 s). */
-export const WORLD_RETRY_BACKOFF_MS = Array.from({ length: 9 }, (_, attempt) => 300 * 2 ** attempt).reduce((sum, ms) => sum + ms, 0);
-
-/** When World answers a throttled request: its 10 tries, each answered in `answerMs`, and the backoff between them. */
-export const worldThrottledAnswerMs = (answerMs: number) => WORLD_RETRY_BACKOFF_MS + 10 * answerMs;
-
-/** An API key as the developer portal issues it: `api_` and the base64 of `<key id>:<secret>`. */
-export function worldApiKey(id: string, secret: string): string {
-  return `api_${Buffer.from(`${id}:${secret}`, "utf8").toString("base64")}`;
-}
-
-/** The key id and secret of an API key (worldApiKey's inverse). */
-function readApiKey(apiKey: string): { id: string | undefined; secret: string | undefined } {
-  const [id, secret] = Buffer.from(apiKey.replace(/^api_/, ""), "base64").toString("utf8").split(":");
-  return { id, secret };
-}
+/** The World App languages of the bench's users, in turn: each one World delivers in, and some it lacks. */
+export const DEVICE_LANGUAGES = WORLD_APP_DEVICE_LANGUAGES;
 
 export interface StandIn {
   server: Server;
-  /** How many times each reminder's address arrived (index i for the address 0x…i). */
+  /** How many times each reminder's address was delivered to (index i for the address 0x…i). */
   arrivals: Uint8Array;
   requests: number;
   /** Requests World's upstream throttled: World answered them 500 and sent nothing. */
   throttled: number;
-  /** Requests World's schema refuses (400), with why. */
+  /** Requests World's upstream never answered: World answered them 500, and they were delivered. */
+  silent: number;
+  /** Requests World refused (a 4xx), with why. */
   refused: string[];
   /** Requests without an API key (401). */
   unauthorized: number;
   /** Requests whose body never fully arrived: nothing of them was sent. */
   cutOff: number;
+  /** Addresses World took but did not deliver to (a request without the text of the user's World App language). */
+  notDelivered: number;
   firstAt: number;
   lastAt: number;
+  /** Addresses delivered to. */
   received: number;
 }
 
@@ -54,13 +45,16 @@ export interface StandInOptions {
   reminders: number;
   /** World answers after this long (it goes on sending whether the caller waits or not). */
   answerMs: number;
-  /** Every n-th request finds World's upstream send throttling (World then answers 500, having sent nothing). */
+  /** Every n-th request World passes on finds its upstream throttling (World then answers 500, having sent nothing). */
   throttledEvery: number;
-  /**
-   * When World answers a throttled request: after its 10 tries (each answered in `answerMs` here) and the backoff
-   * between them, as World does (the default); a test shortens it.
-   */
+  /** When World answers a throttled request: after its 10 tries and their backoff, as World does (the default). */
   throttledAnswerMs?: number;
+  /** Every m-th request finds its upstream silent (0: none): World answers 500 after its tries time out; it delivered. */
+  silentEvery?: number;
+  /** When World answers a request its upstream never answered: after 10 tries of 5 s and the backoff (the default). */
+  silentAnswerMs?: number;
+  /** World's record of the app: verified (the default) or not (40 notifications per 4 hours). */
+  verified?: boolean;
   /** The one app World knows here, and its API key (worldApiKey). */
   appId: string;
   apiKey: string;
@@ -77,33 +71,38 @@ async function wholeBody(request: IncomingMessage): Promise<string | undefined> 
   return request.complete ? Buffer.concat(chunks).toString("utf8") : undefined;
 }
 
-/** An address counts as arrived when its request is accepted. */
+/** The index i of the address 0x…i, or 0 for another. */
+const indexOf = (address: string) => Number.parseInt(address.slice(2), 16);
+
 export function standInForWorld(options: StandInOptions): StandIn {
   const state: StandIn = {
     server: createServer(),
     arrivals: new Uint8Array(options.reminders + 1),
     requests: 0,
     throttled: 0,
+    silent: 0,
     refused: [],
     unauthorized: 0,
     cutOff: 0,
+    notDelivered: 0,
     firstAt: 0,
     lastAt: 0,
     received: 0,
   };
-  const known = readApiKey(options.apiKey);
-  /** World's checks of the key, in its order: known (by its id), of this app, with the right secret. */
-  const refuseKey = (apiKey: string, appId: string): { status: number; code: string } | undefined => {
-    const { id, secret } = readApiKey(apiKey);
-    if (id !== known.id) return { status: 404, code: "not_found" };
-    if (appId !== options.appId) return { status: 403, code: "invalid_app" };
-    if (secret !== known.secret) return { status: 403, code: "invalid_api_key" };
-    return undefined;
+  const upstream = (n: number): WorldUpstream => {
+    if (n % options.throttledEvery === 0) return "throttled";
+    if (options.silentEvery && n % options.silentEvery === 0) return "never-answers";
+    return "delivers";
   };
+  const route = createWorldRoute({
+    app: { appId: options.appId, apiKey: options.apiKey, keyActive: true, verified: options.verified ?? true, perUserPerDay: null, listing: "ok" },
+    deviceOf: (address) => ({ language: DEVICE_LANGUAGES[indexOf(address) % DEVICE_LANGUAGES.length] ?? "en", notifications: true }),
+    upstream,
+  });
   state.server.on("request", (request, response) => {
     const send = (status: number, answer: unknown) => {
-      response.writeHead(status, { "content-type": "application/json" });
-      response.end(JSON.stringify(answer));
+      response.writeHead(status, { "content-type": typeof answer === "string" ? "text/plain" : "application/json" });
+      response.end(typeof answer === "string" ? answer : JSON.stringify(answer));
     };
     if (request.method !== "POST" || request.url !== SEND_NOTIFICATION_PATH) return send(404, { code: "not_found" });
     void wholeBody(request).then((text) => {
@@ -112,43 +111,26 @@ export function standInForWorld(options: StandInOptions): StandIn {
         return;
       }
       state.requests += 1;
-      const apiKey = request.headers.authorization?.split(" ")[1];
-      if (!apiKey) {
-        state.unauthorized += 1;
-        return send(401, { code: "unauthorized", detail: "API key is required." });
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return send(500, { code: "internal_server_error" });
-      }
-      const problems = worldSendNotificationProblems(parsed);
-      if (problems.length > 0) {
-        state.refused.push(problems.join("; "));
-        return send(400, { code: "validation_error", detail: problems.join("; ") });
-      }
-      const keyRefused = refuseKey(apiKey, (parsed as { app_id: string }).app_id);
-      if (keyRefused) {
-        state.refused.push(keyRefused.code);
-        return send(keyRefused.status, { code: keyRefused.code });
-      }
-      if (state.requests % options.throttledEvery === 0) {
-        state.throttled += 1;
-        // World retries its upstream's 429s, then answers the caller 500, never 429 (the route's own comment).
-        const answerMs = options.throttledAnswerMs ?? worldThrottledAnswerMs(options.answerMs);
-        setTimeout(() => send(500, { code: "internal_server_error", detail: "Server error occurred", attribute: "notification" }), answerMs);
-        return;
-      }
-      const addresses = (parsed as { wallet_addresses: string[] }).wallet_addresses;
-      for (const address of addresses) {
-        const index = Number.parseInt(address.slice(2), 16);
+      const answer = route.answer(request.headers.authorization, text);
+      if (answer.status === 401) state.unauthorized += 1;
+      else if (answer.status >= 400 && answer.status < 500) state.refused.push(JSON.stringify(answer.body));
+      const throttled = answer.status >= 500 && answer.deliveries.length === 0 && answer.afterMs > 0;
+      const silent = answer.status >= 500 && answer.deliveries.length > 0;
+      if (throttled) state.throttled += 1;
+      if (silent) state.silent += 1;
+      for (const delivery of answer.deliveries) {
+        if (!delivery.sent) {
+          state.notDelivered += 1;
+          continue;
+        }
+        const index = indexOf(delivery.address);
         if (index >= 1 && index <= options.reminders) state.arrivals[index] = Math.min(255, (state.arrivals[index] ?? 0) + 1);
+        state.received += 1;
+        state.firstAt ||= Date.now();
+        state.lastAt = Date.now();
       }
-      state.received += addresses.length;
-      state.firstAt ||= Date.now();
-      state.lastAt = Date.now();
-      setTimeout(() => send(200, { success: true, result: addresses.map((walletAddress) => ({ walletAddress, sent: true })) }), options.answerMs);
+      const afterMs = throttled ? (options.throttledAnswerMs ?? answer.afterMs) : silent ? (options.silentAnswerMs ?? answer.afterMs) : answer.status === 200 ? options.answerMs : 0;
+      setTimeout(() => send(answer.status, answer.body), afterMs);
     });
   });
   return state;

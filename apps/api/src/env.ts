@@ -263,6 +263,15 @@ const schema = z.object({
    */
   NOTIFICATIONS_PER_USER_PER_DAY: z.enum(["0", "1", "2", "unlimited"]).default("1")
     .transform((value) => (value === "unlimited" ? null : Number(value))),
+  /**
+   * Whether World holds the app verified. Not verified, World refuses a whole request that would take its 4-hour
+   * window past 40 notifications: `false` keeps every batch within that; `auto` sends as verified until World refuses
+   * so, then keeps within it for a window; `true` never holds back (a refusal still teaches it).
+   */
+  WORLD_APP_VERIFIED: z.enum(["true", "false", "auto"]).default("auto")
+    .transform((value) => (value === "auto" ? ("auto" as const) : value === "true")),
+  /** After World refuses reminders (a key disabled, notifications off, the app unknown): how long until one is tried again. */
+  NOTIFICATION_REFUSAL_PAUSE: duration.default(15 * 60_000),
 
   /**
    * The origin the mini app is served from (https://oro.example): the invite preview's absolute links (og:url,
@@ -395,6 +404,8 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       streakAtRiskWindowMs: raw.STREAK_AT_RISK_WINDOW,
       /** null: unlimited. */
       perUserPerDay: raw.NOTIFICATIONS_PER_USER_PER_DAY,
+      worldVerified: raw.WORLD_APP_VERIFIED,
+      refusalPauseMs: raw.NOTIFICATION_REFUSAL_PAUSE,
     },
     prices: {
       provider: raw.PRICE_PROVIDER,

@@ -3,12 +3,14 @@ import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { isWorldNotificationLanguage, messageProblem, titleProblem, worldSendNotificationProblems } from "@oro/clients";
-import { CLAIM_REMINDER, STREAK_AT_RISK, claimReminderLocalisations } from "../src/services/notifications/messages.js";
+import type { FastifyBaseLogger } from "fastify";
+import { CLAIM_REMINDER_TEXTS as CLAIM_REMINDER, STREAK_AT_RISK_TEXTS as STREAK_AT_RISK, WORLD_NOTIFICATION_LANGUAGES, worldLanguageOfDevice } from "@oro/clients";
+import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createOutboxTransport } from "../src/services/notifications/outbox-transport.js";
-import { createReminderService } from "../src/services/notifications/reminders.js";
+import { createReminderService, type RunSummary } from "../src/services/notifications/reminders.js";
 import type { NotificationTransport } from "../src/services/notifications/transport.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
+import { createWorldRoute, UNVERIFIED_APP_WINDOW_MS, worldApiKey } from "../src/services/notifications/world-route.js";
 import { LOCALES } from "../src/lib/locales.js";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
@@ -154,7 +156,7 @@ describe("sending reminders (development outbox)", () => {
     expect(await prisma().notificationOutbox.count({ where: { address: user.address } })).toBe(1);
   });
 
-  it("has the reminder in every language World accepts (English for a language it lacks), within World's rules", async () => {
+  it("delivers in the user's World App language (the one chosen in the app until the simulator says), English for one World lacks", async () => {
     const users = await Promise.all(LOCALES.map(() => newUser(t.app)));
     for (const [i, locale] of LOCALES.entries()) {
       const user = users[i];
@@ -167,14 +169,9 @@ describe("sending reminders (development outbox)", () => {
     expect(rows).toHaveLength(LOCALES.length);
     for (const [i, locale] of LOCALES.entries()) {
       const row = rows.find((candidate) => candidate.address === users[i]?.address);
-      // World has no Filipino: World App shows such a user the English text, and so does the outbox.
-      const shown = isWorldNotificationLanguage(locale) ? locale : "en";
-      expect(row, locale).toMatchObject({ language: shown, title: CLAIM_REMINDER[shown].title, message: CLAIM_REMINDER[shown].message });
-    }
-    for (const [locale, text] of Object.entries(CLAIM_REMINDER)) {
-      expect(titleProblem(text.title), locale).toBeUndefined();
-      expect(messageProblem(text.message), locale).toBeUndefined();
-      if (locale !== "en") expect(text.message).not.toBe(CLAIM_REMINDER.en.message);
+      // World has no Filipino: World delivers such a user the English text, and so does the outbox.
+      const shown = worldLanguageOfDevice(locale);
+      expect(row, locale).toMatchObject({ language: shown, sent: true, title: CLAIM_REMINDER[shown].title, message: CLAIM_REMINDER[shown].message });
     }
   });
 
@@ -205,10 +202,6 @@ describe("sending reminders (development outbox)", () => {
       // Once only.
       await runAt(lapse - 3_600_000);
       expect(await nudges(idle.address)).toHaveLength(1);
-      for (const [locale, text] of Object.entries(STREAK_AT_RISK)) {
-        expect(titleProblem(text.title), locale).toBeUndefined();
-        expect(messageProblem(text.message), locale).toBeUndefined();
-      }
     } finally {
       indexer.wait = wait;
     }
@@ -287,16 +280,59 @@ describe("sending reminders (development outbox)", () => {
   });
 
   it("the development outbox refuses what World's API refuses (a language World lacks, as every request carried before)", async () => {
-    const outbox = createOutboxTransport(prisma(), t.app.log, t.config.notifications.appId);
+    const world = t.app.services.developmentWorld;
+    if (!world) throw new Error("no development World");
+    const outbox = createOutboxTransport(prisma(), t.app.log, t.config.notifications.appId, world);
     const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "fil" as const }];
-    const before = { localisations: [{ language: "en", ...CLAIM_REMINDER.en }, { language: "fil", ...CLAIM_REMINDER.fil }], miniAppPath: `worldapp://mini-app?app_id=${t.config.notifications.appId}&path=%2F` };
+    const before = { localisations: [{ language: "en", ...CLAIM_REMINDER.en }, { language: "fil", title: "Handa na ang ORO mo", message: "Puwede mo nang i-claim ang iyong ORO." }], miniAppPath: `worldapp://mini-app?app_id=${t.config.notifications.appId}&path=%2F` };
     // @ts-expect-error the payload the API sent before: "fil" is no language World accepts (nor the type allows)
     const refused = await outbox.send(recipients, before).then(() => undefined, (error: unknown) => error);
-    expect(refused).toMatchObject({ retryable: false });
+    expect(refused).toMatchObject({ failure: "defect" });
     expect(String(refused)).toMatch(/"fil" is not one World accepts/);
     const tooLong = { ...before, localisations: [{ language: "en" as const, title: "x".repeat(31), message: "ok" }] };
     await expect(outbox.send(recipients, tooLong)).rejects.toThrow(/at most 30 characters/);
     expect(await prisma().notificationOutbox.count({ where: { address: recipients[0]?.address } })).toBe(0);
+  });
+
+  it("the development outbox answers as World's route does: the World App's language, World's reason, its refusals", async () => {
+    const world = t.app.services.developmentWorld;
+    if (!world) throw new Error("no development World");
+    const fresh = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const [french, latin, silent] = [fresh(), fresh(), fresh()];
+    // What the simulator tells: each World App's language and whether its user allowed the app's notifications.
+    const told = await t.app.inject({
+      method: "POST",
+      url: "/api/dev/world-app",
+      payload: { users: [{ address: french, language: "fr", notifications: true }, { address: latin, language: "es_419", notifications: true }, { address: silent, language: "de", notifications: false }] },
+    });
+    expect(told.statusCode).toBe(204);
+    const outbox = createOutboxTransport(prisma(), t.app.log, t.config.notifications.appId, world);
+    const recipients = [french, latin, silent].map((address) => ({ jobId: randomUUID(), address, locale: "en" as const }));
+    const link = `worldapp://mini-app?app_id=${t.config.notifications.appId}&path=%2F`;
+    const results = await outbox.send(recipients, { localisations: claimReminderLocalisations(), miniAppPath: link });
+    expect(results).toEqual([
+      { address: french, sent: true },
+      { address: latin, sent: true },
+      { address: silent, sent: false, reason: "User has notification disabled for World App" },
+    ]);
+    const rows = async (address: string) => prisma().notificationOutbox.findMany({ where: { address }, orderBy: { createdAt: "asc" } });
+    expect(await rows(french)).toEqual([expect.objectContaining({ language: "fr", sent: true, title: CLAIM_REMINDER.fr.title, message: CLAIM_REMINDER.fr.message })]);
+    expect(await rows(silent)).toEqual([expect.objectContaining({ language: "de", sent: false, reason: "User has notification disabled for World App" })]);
+    // The seven languages the API sent before: a user in Latin American Spanish got nothing, and World said why.
+    const seven = claimReminderLocalisations().filter((entry) => ["en", "es", "id", "ja", "ko", "pt", "th"].includes(entry.language));
+    const [before] = await outbox.send(recipients.slice(1, 2), { localisations: seven, miniAppPath: link });
+    expect(before).toEqual({ address: latin, sent: false, reason: "No localisation for the user's World App language: es_419" });
+    expect((await rows(latin)).map((row) => [row.sent, row.reason])).toEqual([[true, null], [false, "No localisation for the user's World App language: es_419"]]);
+    // World's refusals reach the sender as World's: a key made inactive in the developer portal, the unverified quota.
+    try {
+      world.route.settings({ keyActive: false });
+      await expect(outbox.send(recipients.slice(0, 1), { localisations: claimReminderLocalisations(), miniAppPath: link })).rejects.toMatchObject({ failure: "refused", code: "api_key_inactive" });
+      world.route.settings({ keyActive: true, verified: false });
+      const many = Array.from({ length: 41 }, () => ({ jobId: randomUUID(), address: fresh(), locale: "en" as const }));
+      await expect(outbox.send(many, { localisations: claimReminderLocalisations(), miniAppPath: link })).rejects.toMatchObject({ failure: "quota" });
+    } finally {
+      world.route.settings({ keyActive: true, verified: true });
+    }
   });
 
   it("survives a restart: a reminder scheduled by one process is sent by the next", async () => {
@@ -367,7 +403,9 @@ describe("sending reminders (development outbox)", () => {
 
   it("a pass told to stop (the process is shutting down) leases nothing more, and its request out is answered", async () => {
     const stopping = new AbortController();
-    const outbox = createOutboxTransport(prisma(), t.app.log, "app_staging_oro_local");
+    const world = t.app.services.developmentWorld;
+    if (!world) throw new Error("no development World");
+    const outbox = createOutboxTransport(prisma(), t.app.log, "app_staging_oro_local", world);
     // The outbox as it is, but the process is told to stop while the pass's first request is out.
     const transport: NotificationTransport = {
       ...outbox,
@@ -418,7 +456,16 @@ describe("the World App transport, against a stand-in for the developer portal",
   let answerAfterMs = 0;
   /** Requests whose headers reached the portal, bodies or not. */
   let headersSeen = 0;
+  /** Requests for these addresses are answered only once `heldAnswer` resolves (World still retrying its own send). */
+  const holdAnswerFor = new Set<string>();
+  let heldAnswer: Promise<void> = Promise.resolve();
   const appId = "app_0123456789abcdef";
+  const portalKey = worldApiKey("key_test", "secret");
+  /** World's route as the stand-ins play it (world-route.ts): its checks, its answers, a result per address. */
+  const route = createWorldRoute({
+    app: { appId, apiKey: portalKey, keyActive: true, verified: true, perUserPerDay: null, listing: "ok" },
+    deviceOf: (address) => ({ language: "en", notifications: !disabled.has(address) }),
+  });
   let portalEnv: Record<string, string>;
 
   const readBody = (request: IncomingMessage) =>
@@ -439,25 +486,15 @@ describe("the World App transport, against a stand-in for the developer portal",
           response.end(JSON.stringify(body));
         };
         if (request.method !== "POST" || request.url !== "/api/v2/minikit/send-notification") return reply(404, { code: "not_found" });
-        if (request.headers.authorization !== "Bearer portal-key") return reply(401, { code: "unauthorized" });
         const body = JSON.parse(text) as PortalRequest["body"];
         requests.push({ authorization: request.headers.authorization, body });
         const answer = () => {
           if (failWith) return reply(failWith, { code: failCode });
-          // As strict as World's portal: any rule broken refuses the whole request.
-          const problems = worldSendNotificationProblems(body);
-          if (problems.length > 0) return reply(400, { code: "validation_error", detail: problems.join("; ") });
-          return reply(200, {
-            success: true,
-            status: 200,
-            result: body.wallet_addresses.map((walletAddress) =>
-              disabled.has(walletAddress)
-                ? { walletAddress, sent: false, reason: "User has notification disabled for this mini app" }
-                : { walletAddress, sent: true },
-            ),
-          });
+          const world = route.answer(request.headers.authorization, text);
+          return reply(world.status, world.body);
         };
         if (hang) return;
+        if (body.wallet_addresses.some((address) => holdAnswerFor.has(address))) return void heldAnswer.then(answer);
         if (answerAfterMs > 0) setTimeout(answer, answerAfterMs);
         else answer();
       });
@@ -467,7 +504,7 @@ describe("the World App transport, against a stand-in for the developer portal",
       ...env,
       NOTIFICATIONS_TRANSPORT: "world-app",
       WORLD_APP_ID: appId,
-      WORLD_APP_API_KEY: "portal-key",
+      WORLD_APP_API_KEY: portalKey,
       WORLD_APP_API_URL: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`,
       NOTIFICATION_MINI_APP_PATH: "/?from=reminder",
     };
@@ -504,7 +541,8 @@ describe("the World App transport, against a stand-in for the developer portal",
     for (const { body } of requests) {
       expect(body.app_id).toBe(appId);
       expect(body.mini_app_path).toBe(`worldapp://mini-app?app_id=${appId}&path=%2F%3Ffrom%3Dreminder`);
-      expect(body.localisations.map((entry) => entry.language).sort()).toEqual(LOCALES.filter(isWorldNotificationLanguage).sort());
+      // Every language World delivers in: a user whose World App is set to one the request lacks receives nothing.
+      expect(body.localisations.map((entry) => entry.language).sort()).toEqual([...WORLD_NOTIFICATION_LANGUAGES].sort());
       expect(body.localisations.find((entry) => entry.language === "es")).toEqual({ language: "es", ...CLAIM_REMINDER.es });
     }
     const notDelivered = await db().notificationJob.findMany({ where: { address: { in: addresses }, status: "not_delivered" } });
@@ -514,40 +552,111 @@ describe("the World App transport, against a stand-in for the developer portal",
     expect(await db().notificationOutbox.count()).toBe(0);
   });
 
-  it("retries later after a 5xx, and gives up at once on a refusal such as a bad request", async () => {
-    failWith = 503;
-    const [retried] = await dueJobs(1);
-    expect(await app.app.services.reminders.runOnce()).toMatchObject({ retried: 1, sent: 0 });
-    const job = await db().notificationJob.findFirstOrThrow({ where: { address: retried } });
-    expect(job).toMatchObject({ status: "pending", attempts: 1 });
-    expect(job.dueAt.getTime()).toBeGreaterThan(Date.now());
-    expect(job.lastError).toMatch(/503/);
-
-    failWith = 400;
-    const [refused] = await dueJobs(1);
-    expect(await app.app.services.reminders.runOnce()).toMatchObject({ failed: 1 });
-    expect(await db().notificationJob.findFirstOrThrow({ where: { address: refused } })).toMatchObject({ status: "failed" });
-
-    failWith = undefined;
-    expect(await runAt(10 * 60_000, app.app)).toMatchObject({ sent: 1 });
-    expect(await db().notificationJob.findFirstOrThrow({ where: { address: retried } })).toMatchObject({ status: "sent", attempts: 2 });
-  });
-
-  it("backs off on World's quota for unverified apps, like a 429", async () => {
-    failWith = 400;
-    failCode = "unverified_app_limit_reached";
+  it("a 5xx after the body left: its reminders end unknown, with World's answer, counted, and are never sent again", async () => {
+    // World answers 500 when its upstream throttled or never answered, after retrying it for minutes with a key of its
+    // own: the upstream may have delivered, and a second request would be a second notification.
+    failWith = 500;
+    failCode = "internal_server_error";
     try {
-      const [limited] = await dueJobs(1);
-      expect(await app.app.services.reminders.runOnce()).toMatchObject({ retried: 1, failed: 0 });
-      expect(await db().notificationJob.findFirstOrThrow({ where: { address: limited } })).toMatchObject({ status: "pending" });
-      await db().notificationJob.updateMany({ where: { address: limited }, data: { status: "cancelled" } });
+      const [address = ""] = await dueJobs(1);
+      expect(await app.app.services.reminders.runOnce()).toMatchObject({ unknown: 1, retried: 0, sent: 0 });
+      const job = await db().notificationJob.findFirstOrThrow({ where: { address } });
+      expect(job).toMatchObject({ status: "unknown", lockedUntil: null });
+      expect(job.result).toMatch(/answered 500.*may have sent it/);
+      expect(value(await app.app.metrics.metrics(), 'oro_api_reminders{state="unknown"}')).toBeGreaterThanOrEqual(1);
+      failWith = undefined;
+      await runAt(3 * 3_600_000, app.app);
+      expect(requests.filter((request) => request.body.wallet_addresses.includes(address))).toHaveLength(1);
     } finally {
       failCode = "failure";
     }
   });
 
+  it.each([
+    ["api_key_inactive", { keyActive: false }],
+    ["not_allowed", { perUserPerDay: 0 }],
+    ["app_not_found", { listing: "app_not_found" as const }],
+  ])("World's refusal %s stops sending: one clear error line, the alert's gauge, the reminders kept; once put right, they go", async (code, setting) => {
+    const errors: string[] = [];
+    const log = quietLogger(errors);
+    const transport = createWorldAppTransport({ apiUrl: portalEnv.WORLD_APP_API_URL ?? "", appId, apiKey: portalKey, timeoutMs: app.config.notifications.timeoutMs });
+    const reminders = createReminderService({ prisma: db(), indexer, transport, appId, miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, concurrency: 4, refusalPauseMs: 3_600_000, log });
+    route.settings(setting);
+    const addresses = await dueJobs(3);
+    try {
+      const ours = () => requests.filter((request) => request.body.wallet_addresses.some((address) => addresses.includes(address))).length;
+      expect(await reminders.runOnce()).toMatchObject({ deferred: 3, failed: 0, sent: 0 });
+      expect(reminders.sendingState().stopped).toMatchObject({ code });
+      // Nothing more is sent while stopped: not a request a pass, as retrying for ever did.
+      expect(await reminders.runOnce()).toMatchObject({ sent: 0, deferred: 0 });
+      expect(ours()).toBe(1);
+      const jobs = await db().notificationJob.findMany({ where: { address: { in: addresses } } });
+      expect(jobs.map((job) => [job.status, job.attempts])).toEqual([["pending", 0], ["pending", 0], ["pending", 0]]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain(`World refuses reminders (${code})`);
+      // Put right in the developer portal: the hour's pause over, one reminder tries, and then the rest go.
+      route.settings({ keyActive: true, perUserPerDay: null, listing: "ok" });
+      expect(await runService(reminders, 3_600_000 + 60_000)).toMatchObject({ sent: 3 });
+      expect(reminders.sendingState().stopped).toBeNull();
+      expect(errors).toHaveLength(1);
+    } finally {
+      route.settings({ keyActive: true, perUserPerDay: null, listing: "ok" });
+      await db().notificationJob.updateMany({ where: { address: { in: addresses }, status: "pending" }, data: { status: "cancelled" } });
+    }
+  });
+
+  it("the alert's gauge: oro_api_reminders_stopped names World's refusal while the replica has stopped", async () => {
+    const replica = await createTestApp({ indexer, env: { ...portalEnv, NOTIFICATION_REFUSAL_PAUSE: "1h" }, testDatabase: app.db });
+    route.settings({ keyActive: false });
+    try {
+      await dueJobs(1);
+      expect(value(await replica.app.metrics.metrics(), 'oro_api_reminders_stopped{code="api_key_inactive"}')).toBeUndefined();
+      await replica.app.services.reminders.runOnce();
+      expect(value(await replica.app.metrics.metrics(), 'oro_api_reminders_stopped{code="api_key_inactive"}')).toBe(1);
+    } finally {
+      route.settings({ keyActive: true });
+      await replica.close();
+      await db().notificationJob.updateMany({ where: { status: "pending" }, data: { status: "cancelled" } });
+    }
+  });
+
+  it("keeps within World's quota for an unverified app: learned from its refusal, or configured; the rest spread over the window", async () => {
+    // The earlier tests' requests went out while World held the app verified: its unverified window counts none of them;
+    // and what they left leased or due (a worker they stopped) is no request of this one's to count.
+    await db().notificationJob.updateMany({ where: { requestedAt: { not: null } }, data: { requestedAt: new Date(Date.now() - UNVERIFIED_APP_WINDOW_MS - 60_000) } });
+    await db().notificationJob.updateMany({ where: { status: { in: ["pending", "sending"] } }, data: { status: "cancelled", lockedUntil: null } });
+    route.settings({ verified: false });
+    const transport = createWorldAppTransport({ apiUrl: portalEnv.WORLD_APP_API_URL ?? "", appId, apiKey: portalKey, timeoutMs: app.config.notifications.timeoutMs });
+    const service = (worldVerified: boolean | "auto") =>
+      createReminderService({ prisma: db(), indexer, transport, appId, miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, concurrency: 4, worldVerified, log: quietLogger([]) });
+    try {
+      const addresses = await dueJobs(100);
+      const sent = () => db().notificationJob.count({ where: { address: { in: addresses }, status: "sent" } });
+      // Not told: its first batch of 100 is refused whole (nothing sent, the attempt given back); from then on it keeps
+      // within 40 per 4 hours, and the rest wait.
+      const learning = service("auto");
+      expect(await learning.runOnce()).toMatchObject({ deferred: 100, sent: 0, failed: 0 });
+      expect(learning.sendingState().keepsQuota).toBe(true);
+      expect(await runService(learning, 16 * 60_000)).toMatchObject({ sent: 40, deferred: 0 });
+      expect(await runService(learning, 17 * 60_000)).toMatchObject({ sent: 0 });
+      expect(await sent()).toBe(40);
+      // Leased once and given back: the refusal cost them no attempt.
+      expect(await db().notificationJob.count({ where: { address: { in: addresses }, status: "pending", attempts: 0 } })).toBe(60);
+      // A window later, 40 more, from two replicas told the app is not verified, leasing at once: never past 40.
+      const [a, b] = [service(false), service(false)];
+      const both = await runServices([a, b], 4 * 3_600_000 + 20 * 60_000);
+      expect(both.reduce((sum, pass) => sum + pass.sent, 0)).toBe(40);
+      expect(both.reduce((sum, pass) => sum + pass.deferred, 0)).toBe(0);
+      expect(await sent()).toBe(80);
+      expect(requests.map((request) => request.body.wallet_addresses.length)).toEqual([100, 40, 40]);
+    } finally {
+      route.settings({ verified: true });
+      await db().notificationJob.updateMany({ where: { status: "pending" }, data: { status: "cancelled" } });
+    }
+  });
+
   it("writes a request's body only once the caller has recorded it, on an open connection; a body that never left is retried", async () => {
-    const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: "portal-key", timeoutMs: 10_000 });
+    const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: portalKey, timeoutMs: 10_000 });
     const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "en" as const }];
     const notification = { localisations: claimReminderLocalisations(), miniAppPath: `worldapp://mini-app?app_id=${appId}&path=%2F` };
     // While the caller records the request, the portal holds its headers and not its body: a worker that dies then
@@ -566,37 +675,148 @@ describe("the World App transport, against a stand-in for the developer portal",
       () => undefined,
       (error: unknown) => error,
     );
-    expect(failure).toMatchObject({ retryable: true });
+    expect(failure).toMatchObject({ failure: "not-sent" });
     expect(String(failure)).not.toMatch(/may have reached World/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(requests.length - bodiesBefore).toBe(1);
   });
 
   it("holds the lease of reminders while World is still answering: another replica neither abandons nor takes them", async () => {
-    // Two replicas whose leases last 300 ms; World answers after 1.5 s, as when it retries its own send.
-    const short = { ...portalEnv, NOTIFICATION_LEASE: "300ms" };
+    // Two replicas whose leases last 2 s; World answers only when the test lets it, as when it retries its own send.
+    // Renewed every third of the lease, the lease outlasts any stall of a loaded machine up to 1.3 s (one of 300 ms,
+    // renewed every 100 ms, did not: a pass of the other replica found it run out under two busy loops).
+    const lease = { ...portalEnv, NOTIFICATION_LEASE: "2s" };
     const [sender, other] = await Promise.all([
-      createTestApp({ indexer, env: short, testDatabase: app.db }),
-      createTestApp({ indexer, env: short, testDatabase: app.db }),
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
     ]);
-    answerAfterMs = 1_500;
+    let answer = () => undefined as void;
+    heldAnswer = new Promise<void>((resolve) => (answer = resolve));
+    let sending: Promise<RunSummary> | undefined;
     try {
       const addresses = await dueJobs(3);
-      const sending = sender.app.services.reminders.runOnce();
-      const meanwhile: { abandoned: number; released: number; sent: number }[] = [];
+      for (const address of addresses) holdAnswerFor.add(address);
+      sending = sender.app.services.reminders.runOnce();
       while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      for (let i = 0; i < 8; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 150));
+      const jobs = () => db().notificationJob.findMany({ where: { address: { in: addresses } } });
+      const leasedUntil = Math.max(...(await jobs()).map((job) => job.lockedUntil?.getTime() ?? 0));
+      // Past the lease the sender took, twice: each pass of the other replica finds them still held.
+      const meanwhile: RunSummary[] = [];
+      for (const end of [leasedUntil, leasedUntil + 2_000]) {
+        while (Date.now() <= end) await new Promise((resolve) => setTimeout(resolve, 20));
         meanwhile.push(await other.app.services.reminders.runOnce());
       }
+      answer();
       const summary = await sending;
-      expect(meanwhile.every((pass) => pass.abandoned === 0 && pass.released === 0 && pass.sent === 0)).toBe(true);
+      expect(meanwhile.map(({ abandoned, released, sent }) => ({ abandoned, released, sent }))).toEqual([
+        { abandoned: 0, released: 0, sent: 0 },
+        { abandoned: 0, released: 0, sent: 0 },
+      ]);
       expect(summary.sent).toBe(3);
       expect(requests).toHaveLength(1);
-      const jobs = await db().notificationJob.findMany({ where: { address: { in: addresses } } });
-      expect(jobs.map((job) => job.status)).toEqual(["sent", "sent", "sent"]);
+      expect((await jobs()).map((job) => job.status)).toEqual(["sent", "sent", "sent"]);
     } finally {
-      answerAfterMs = 0;
+      answer();
+      holdAnswerFor.clear();
+      await sending?.catch(() => undefined);
+      await Promise.all([sender.close(), other.close()]);
+    }
+  });
+
+  it("the lanes of a replica lease one after another, so that its requests carry whole batches", async () => {
+    // Eight lanes leasing at once raced through the same due rows on PostgreSQL, each skipping what another had just
+    // locked, and split them: 1,005 due left in requests of 1, 4 and 1,000 on a loaded CI machine. Whether two
+    // statements interleave so depends on the machine; whether they run at once does not: counted here.
+    let leasing = 0;
+    let mostAtOnce = 0;
+    const real = db();
+    const counted = new Proxy(real, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key);
+        if (key !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? (value.bind(target) as unknown) : value;
+        return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+          const isLease = strings.join("?").includes(`SET "status" = 'sending'`);
+          if (isLease) mostAtOnce = Math.max(mostAtOnce, ++leasing);
+          try {
+            return await real.$queryRaw(strings, ...values);
+          } finally {
+            if (isLease) leasing -= 1;
+          }
+        };
+      },
+    });
+    // World's transport with batches of 10 (World takes 1,000: the same rule, at a size a loaded machine sends quickly).
+    const world = createWorldAppTransport({ apiUrl: portalEnv.WORLD_APP_API_URL ?? "", appId, apiKey: portalKey, timeoutMs: app.config.notifications.timeoutMs });
+    const transport: NotificationTransport = { ...world, maxRecipients: 10 };
+    const reminders = createReminderService({ prisma: counted, indexer, transport, appId, miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, concurrency: 8, log: app.app.log });
+    await dueJobs(15);
+    expect(await reminders.runOnce()).toEqual({ sent: 15, notDelivered: 0, retried: 0, failed: 0, unknown: 0, deferred: 0, abandoned: 0, released: 0 });
+    expect(mostAtOnce).toBe(1);
+    expect(requests.map((request) => request.body.wallet_addresses.length).sort((a, b) => a - b)).toEqual([5, 10]);
+  });
+
+  it("a worker slowed past its lease sends nothing another worker took meanwhile: the body never leaves", async () => {
+    const real = createWorldAppTransport({ apiUrl: portalEnv.WORLD_APP_API_URL ?? "", appId, apiKey: portalKey, timeoutMs: app.config.notifications.timeoutMs });
+    let resume = () => undefined as void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let reached = false;
+    // The slow worker: its request is built, then the machine stalls it (its lease renewals stall with it).
+    const stalled: NotificationTransport = {
+      ...real,
+      async send(...args) {
+        reached = true;
+        await resumed;
+        return real.send(...args);
+      },
+    };
+    const slow = createReminderService({ prisma: db(), indexer, transport: stalled, appId, miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, log: app.app.log });
+    const [address = ""] = await dueJobs(1);
+    const slowPass = slow.runOnce();
+    while (!reached) await new Promise((resolve) => setImmediate(resolve));
+    // Its lease has run out (renewals missed while stalled): another replica releases the reminder and sends it.
+    await db().notificationJob.updateMany({ where: { address }, data: { lockedUntil: new Date(Date.now() - 1_000) } });
+    expect(await app.app.services.reminders.runOnce()).toMatchObject({ released: 1, sent: 1 });
+    resume();
+    expect(await slowPass).toMatchObject({ sent: 0 });
+    expect(requests.filter((request) => request.body.wallet_addresses.includes(address))).toHaveLength(1);
+    expect(await db().notificationJob.findFirstOrThrow({ where: { address } })).toMatchObject({ status: "sent" });
+  });
+
+  it("holds the lease of a lane's second request while its first is out: the nudge waits for the claim reminders' answer", async () => {
+    // One lane leases a claim reminder and a streak nudge, sends the claim reminder (World answers it late), then the
+    // nudge. Its lease was renewed only for the request out: another replica released the nudge and sent it, and then
+    // the first sent it again.
+    const lease = { ...portalEnv, NOTIFICATION_LEASE: "2s" };
+    const [sender, other] = await Promise.all([
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
+      createTestApp({ indexer, env: lease, testDatabase: app.db }),
+    ]);
+    let answer = () => undefined as void;
+    heldAnswer = new Promise<void>((resolve) => (answer = resolve));
+    let sending: Promise<unknown> = Promise.resolve();
+    try {
+      const [claimAddress = ""] = await dueJobs(1);
+      const nudged = privateKeyToAccount(generatePrivateKey()).address;
+      // Its streak lapses in an hour: the nudge is due.
+      indexer.mint(nudged, ++human, Math.floor(Date.now() / 1000) - 2 * indexer.wait + 3_600);
+      const nudgeAddress = nudged.toLowerCase();
+      await db().notificationJob.create({ data: { kind: "oro_streak_at_risk", address: nudgeAddress, locale: "en", dueAt: new Date(Date.now() - 1_000) } });
+      holdAnswerFor.add(claimAddress);
+      sending = sender.app.services.reminders.runOnce();
+      while (!requests.some((request) => request.body.wallet_addresses.includes(claimAddress))) await new Promise((resolve) => setTimeout(resolve, 20));
+      const leasedUntil = (await db().notificationJob.findFirstOrThrow({ where: { address: nudgeAddress } })).lockedUntil?.getTime() ?? 0;
+      // Past the lease the sender took: the other replica's pass neither releases nor sends the nudge.
+      while (Date.now() <= leasedUntil) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await other.app.services.reminders.runOnce()).toMatchObject({ released: 0, abandoned: 0, sent: 0 });
+      answer();
+      await sending;
+      const jobs = await db().notificationJob.findMany({ where: { address: { in: [claimAddress, nudgeAddress] } }, orderBy: { kind: "asc" } });
+      expect(jobs.map((job) => [job.kind, job.status])).toEqual([["oro_claim", "sent"], ["oro_streak_at_risk", "sent"]]);
+      expect(requests.filter((request) => request.body.wallet_addresses.includes(nudgeAddress))).toHaveLength(1);
+    } finally {
+      answer();
+      holdAnswerFor.clear();
+      await sending.catch(() => undefined);
       await Promise.all([sender.close(), other.close()]);
     }
   });
@@ -640,14 +860,52 @@ describe("the World App transport, against a stand-in for the developer portal",
   it("never sends again a request that may have reached World (a timeout): at most once", async () => {
     hang = true;
     try {
-      const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: "portal-key", timeoutMs: 300 });
+      const transport = createWorldAppTransport({ apiUrl: `http://127.0.0.1:${(portal.address() as AddressInfo).port}`, appId, apiKey: portalKey, timeoutMs: 300 });
       const recipients = [{ jobId: randomUUID(), address: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", locale: "en" as const }];
       const notification = { localisations: claimReminderLocalisations(), miniAppPath: `worldapp://mini-app?app_id=${appId}&path=%2F` };
       const failure = await transport.send(recipients, notification).then(() => undefined, (error: unknown) => error);
-      expect(failure).toMatchObject({ retryable: false });
+      expect(failure).toMatchObject({ failure: "unknown" });
       expect(String(failure)).toMatch(/may have reached World \(not sent again\)/);
     } finally {
       hang = false;
     }
   });
 });
+
+/** A metric's value in Prometheus' text format, or undefined when the series is absent. */
+function value(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** A logger that keeps its error lines (the one an operator reads) and drops the rest. */
+function quietLogger(errors: string[]): FastifyBaseLogger {
+  const logger = {
+    level: "info",
+    fatal: () => undefined,
+    error: (_object: unknown, message?: string) => void errors.push(message ?? ""),
+    warn: () => undefined,
+    info: () => undefined,
+    debug: () => undefined,
+    trace: () => undefined,
+    silent: () => undefined,
+    child: () => logger,
+  };
+  return logger;
+}
+
+/** Runs the passes of reminder services at once at a moment `ms` from now (only Date is faked, for them all). */
+async function runServices(services: { runOnce: () => Promise<RunSummary> }[], ms: number): Promise<RunSummary[]> {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + ms });
+  try {
+    return await Promise.all(services.map((service) => service.runOnce()));
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+async function runService(service: { runOnce: () => Promise<RunSummary> }, ms: number): Promise<RunSummary> {
+  const [summary] = await runServices([service], ms);
+  if (!summary) throw new Error("no pass");
+  return summary;
+}

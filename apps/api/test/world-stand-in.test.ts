@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { worldRequestBody } from "../src/services/notifications/transport.js";
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
-import { SEND_NOTIFICATION_PATH, standInForWorld, WORLD_RETRY_BACKOFF_MS, worldApiKey, type StandIn } from "../scripts/world-stand-in.js";
+import { DEVICE_LANGUAGES, SEND_NOTIFICATION_PATH, standInForWorld, WORLD_RETRY_BACKOFF_MS, worldApiKey, type StandIn } from "../scripts/world-stand-in.js";
 
 // The reminders bench's stand-in for World must refuse what World's send-notification route refuses (developer-portal
 // web/api/v2/minikit/send-notification): a looser one would let the bench count reminders World never sends.
@@ -87,6 +87,49 @@ describe("the stand-in for World's send-notification API", () => {
     const otherApp = JSON.stringify({ ...JSON.parse(body), app_id: "app_another", mini_app_path: "worldapp://mini-app?app_id=app_another&path=%2F" });
     expect(await post(withKey, otherApp)).toBe(403);
     expect(world.received).toBe(before);
+  });
+
+  it("delivers to each user in their World App's language, and to none whose language the request lacks", async () => {
+    const addresses = Array.from({ length: DEVICE_LANGUAGES.length }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
+    const withAll = JSON.stringify({ ...JSON.parse(body), wallet_addresses: addresses });
+    const before = { received: world.received, notDelivered: world.notDelivered };
+    const answer = await fetch(`http://127.0.0.1:${port}${SEND_NOTIFICATION_PATH}`, { method: "POST", headers: withKey, body: withAll });
+    expect(((await answer.json()) as { result: { sent: boolean }[] }).result.every((entry) => entry.sent)).toBe(true);
+    expect(world.received - before.received).toBe(addresses.length);
+    // The seven languages the API sent before: the users whose World App is in any of World's other twelve got nothing.
+    const seven = JSON.stringify({
+      ...JSON.parse(withAll),
+      localisations: claimReminderLocalisations().filter((entry) => ["en", "es", "id", "ja", "ko", "pt", "th"].includes(entry.language)),
+    });
+    const partial = (await (await fetch(`http://127.0.0.1:${port}${SEND_NOTIFICATION_PATH}`, { method: "POST", headers: withKey, body: seven })).json()) as {
+      result: { walletAddress: string; sent: boolean; reason?: string }[];
+    };
+    expect(partial.result.filter((entry) => !entry.sent)).toHaveLength(12);
+    expect(world.notDelivered - before.notDelivered).toBe(12);
+  });
+
+  it("refuses an unverified app's request past 40 notifications in its window, and answers a silent upstream's request 500, delivered", async () => {
+    const unverified = standInForWorld({ reminders: 100, answerMs: 0, throttledEvery: 1_000, silentEvery: 2, silentAnswerMs: 300, verified: false, appId, apiKey });
+    unverified.server.listen(0, "127.0.0.1");
+    await once(unverified.server, "listening");
+    const url = `http://127.0.0.1:${(unverified.server.address() as AddressInfo).port}${SEND_NOTIFICATION_PATH}`;
+    const to = (from: number, count: number) =>
+      JSON.stringify({ ...JSON.parse(body), wallet_addresses: Array.from({ length: count }, (_, i) => `0x${(from + i).toString(16).padStart(40, "0")}`) });
+    try {
+      const refused = await fetch(url, { method: "POST", headers: withKey, body: to(1, 41) });
+      expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([400, "unverified_app_limit_reached"]);
+      expect((await fetch(url, { method: "POST", headers: withKey, body: to(1, 30) })).status).toBe(200);
+      // The second request World passes on finds its upstream silent: a 500 after World's tries, though it delivered.
+      const sentAt = Date.now();
+      const silent = await fetch(url, { method: "POST", headers: withKey, body: to(31, 10) });
+      expect(silent.status).toBe(500);
+      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(250);
+      expect(unverified.arrivals[35]).toBe(1);
+      expect((await fetch(url, { method: "POST", headers: withKey, body: to(41, 1) })).status).toBe(400);
+    } finally {
+      unverified.server.closeAllConnections();
+      await new Promise((resolve) => unverified.server.close(resolve));
+    }
   });
 
   it("answers a request World's upstream throttles as World does: a 500 once World's retries are over (never a 429), nothing sent", async () => {

@@ -1,6 +1,6 @@
-import { catalogue, text } from "../support/catalogue.js";
+import { STREAK_AT_RISK_TEXTS } from "@oro/clients";
 import { expect, test } from "../support/fixtures.js";
-import type { Simulator, WalletId } from "../support/simulator.js";
+import { claimAndAllowReminders } from "../support/reminders.js";
 
 /**
  * 6b. The streak-at-risk nudge (World's own example of a trigger-based push), with Heidi in Portuguese, who lets
@@ -48,6 +48,7 @@ test("6b. streak at risk: one nudge in her language with her username to a human
   expect(nudge).toMatchObject({
     language: "pt",
     username: "heidi",
+    sent: true,
     title: "Sua sequência acaba logo",
     message: "${username}, resgate seu ORO hoje para manter sua sequência.",
     shown: { title: "Sua sequência acaba logo", message: "heidi, resgate seu ORO hoje para manter sua sequência." },
@@ -67,39 +68,5 @@ test("6b. streak at risk: one nudge in her language with her username to a human
   }
 });
 
-/** The nudge's titles (apps/api's STREAK_AT_RISK) in the languages these two use. */
-const NUDGE_TITLES = new Set(["Sua sequência acaba logo", "Your streak ends soon"]);
-
-/** Signs in, verifies and claims as `wallet` in `language`, then allows reminders when the app offers them. */
-async function claimAndAllowReminders(sim: Simulator, wallet: WalletId, language: string): Promise<void> {
-  const { app } = sim;
-  const strings = catalogue(language);
-  await sim.selectWallet(wallet);
-  await sim.ensureSignedIn();
-  await sim.ensureVerified();
-  await sim.notificationAnswer("allow");
-  await sim.setLanguage(language);
-  try {
-    const verify = app.getByRole("button", { name: text(strings, "claim.verify") });
-    const slider = app.getByRole("slider");
-    // The language change relaunches the app; on a loaded machine it can come back signed out (the session is
-    // read again): then the person signs in again, as they would.
-    const signIn = app.getByRole("button", { name: text(strings, "claim.signIn") });
-    await expect(verify.or(slider).or(signIn).first()).toBeVisible({ timeout: 60_000 });
-    if (await signIn.isVisible()) await signIn.click();
-    await expect(verify.or(slider).first()).toBeVisible({ timeout: 60_000 });
-    if (await verify.isVisible()) await verify.click();
-    await sim.slideToClaim();
-    await expect(app.locator(".claim--success")).toBeVisible({ timeout: 90_000 });
-    const offer = app.getByRole("dialog", { name: text(strings, "notifications.title") });
-    const scheduled = sim.page.waitForResponse((response) => new URL(response.url()).pathname === "/api/notifications/oro_claim");
-    await expect(offer).toBeVisible({ timeout: 30_000 });
-    await offer.getByRole("button", { name: text(strings, "notifications.enable") }).click();
-    const answer = await scheduled;
-    expect(answer.status()).toBe(200);
-    expect(((await answer.json()) as { locale: string }).locale).toBe(language);
-    await sim.shot(`${wallet}-reminders-allowed`);
-  } finally {
-    await sim.setLanguage("en");
-  }
-}
+/** The nudge's titles (@oro/clients STREAK_AT_RISK_TEXTS) in the languages these two use. */
+const NUDGE_TITLES = new Set([STREAK_AT_RISK_TEXTS.pt.title, STREAK_AT_RISK_TEXTS.en.title]);

@@ -27,7 +27,8 @@ export function text(tree: Catalogue, key: string): string {
   return found[1];
 }
 
-export const LANGUAGES = ["en", "es", "fil", "id", "ja", "ko", "pt", "th"] as const;
+/** The product's eight UI languages (the web app's catalogues), from their one home. */
+export { LANGUAGES } from "@oro/clients";
 
 /** The fixed part of a message before its first placeholder ("New: {{name}}" → "New: "). */
 export function stem(message: string): string {

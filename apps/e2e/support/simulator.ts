@@ -35,7 +35,9 @@ export type WalletId =
   | "mia-main"
   | "noah-main"
   | "olga-main"
-  | "olga-second";
+  | "olga-second"
+  | "julie-main"
+  | "karla-main";
 
 const WALLET_LABELS: Record<WalletId, string> = {
   "alice-main": "Alice, main wallet",
@@ -52,6 +54,8 @@ const WALLET_LABELS: Record<WalletId, string> = {
   "noah-main": "Noah (verified after June 2026), main wallet",
   "olga-main": "Olga (verified after June 2026, two wallets), main wallet",
   "olga-second": "Olga (verified after June 2026, two wallets), second wallet",
+  "julie-main": "Julie (World App in French), main wallet",
+  "karla-main": "Karla (World App in Latin American Spanish), main wallet",
 };
 
 /** The simulator's humans ("olga") by the name its list shows (a wallet's label without the wallet). */
@@ -74,18 +78,21 @@ export interface ChainStatus {
   killed: boolean | null;
 }
 
+/** What the API's development outbox (World's stand-in) recorded: delivered in `language`, or not, with World's reason. */
 export interface Reminder {
   address: string;
   language: string;
   title: string;
   message: string;
   createdAt: string;
+  sent: boolean;
+  reason: string | null;
 }
 
-/** A reminder in the simulator's list: as World App shows it to the wallet (`${username}` filled in). */
+/** A reminder in the simulator's list: as World App shows it to the wallet (`${username}` filled in), if delivered. */
 export interface ShownReminder extends Reminder {
   username: string | null;
-  shown: { title: string; message: string };
+  shown: { title: string; message: string } | null;
 }
 
 /**

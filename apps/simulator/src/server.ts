@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { SimulatorOptions } from "@oro/dev-stack";
-import { CLAIM_ACTION, DEV_PRIVATE_KEYS, DEV_PROFILE, deployments } from "@oro/clients";
+import { CLAIM_ACTION, DEV_PRIVATE_KEYS, DEV_PROFILE, deployments, WORLD_APP_DEVICE_LANGUAGES } from "@oro/clients";
 import { formatUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createLocalChain, type OwnerTask } from "./chain.js";
@@ -12,7 +12,10 @@ import { installBridge } from "./ui/bridge.js";
 import { simulatorPage } from "./ui/page.js";
 import { simulatorUi } from "./ui/simulator-ui.js";
 
-/** One row of the API's development outbox (GET /api/dev/notifications). */
+/**
+ * One row of the API's development outbox (GET /api/dev/notifications): a reminder World delivered (in the text of the
+ * user's World App language), or one it did not, with World's reason.
+ */
 interface OutboxNotification {
   address: string;
   language: string;
@@ -20,6 +23,8 @@ interface OutboxNotification {
   message: string;
   miniAppPath: string;
   createdAt: string;
+  sent: boolean;
+  reason: string | null;
 }
 
 /** The simulator's settings are written once, in @oro/dev-stack, which starts it. */
@@ -31,7 +36,8 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-const LANGUAGES = ["en", "es", "fil", "id", "ja", "ko", "pt", "th"] as const;
+/** The device's languages: each one World delivers notifications in, and a few it lacks (World sends English to those). */
+const DEVICE_LANGUAGES = WORLD_APP_DEVICE_LANGUAGES;
 const PREFIX = "/__simulator";
 const MAX_BODY = 1024 * 1024;
 
@@ -92,7 +98,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
 
   const humans = createHumans();
   let activeWalletId = humans[0]?.wallets[0]?.id ?? "";
-  let language: string = "en";
+  /** Each wallet is its own phone, set to its own language (English until chosen). */
+  const deviceLanguages = new Map<string, string>();
+  const languageOf = (walletId: string) => deviceLanguages.get(walletId) ?? "en";
   let autoApprove = true;
   /** A phone with a notch and a home indicator: World App reports its safe area to the mini app. */
   let notch = false;
@@ -122,7 +130,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       device_os: "android",
       is_optional_analytics: false,
       preferred_currency: "USD",
-      preferred_language: language,
+      preferred_language: languageOf(wallet.id),
       pending_notifications: 0,
       location: "homepage",
       wallet_address: wallet.account.address,
@@ -138,8 +146,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     const oro = new Map(wallets.map((wallet, index) => [wallet.id, balances[index] ?? null]));
     return {
       activeWalletId,
-      language,
-      languages: LANGUAGES,
+      language: languageOf(activeWalletId),
+      languages: DEVICE_LANGUAGES,
       autoApprove,
       notch,
       switches,
@@ -183,7 +191,23 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   function asWorldAppShowsIt(row: OutboxNotification) {
     const username = findByAddress(humans, row.address)?.username ?? null;
     const fill = (text: string) => (username === null ? text : text.split("${username}").join(username));
-    return { ...row, username, shown: { title: fill(row.title), message: fill(row.message) } };
+    // One World did not deliver shows nothing on the phone: the list names World's reason instead.
+    return { ...row, username, shown: row.sent ? { title: fill(row.title), message: fill(row.message) } : null };
+  }
+
+  /**
+   * World knows each user's World App language and whether they allowed the app's notifications; the API's
+   * development outbox stands in for World, so it is told (each wallet is its own phone, with its own language). Sent
+   * when either changes and at each launch of the mini app (an API restarted since has forgotten).
+   */
+  async function tellWorld(): Promise<void> {
+    const users = humans.flatMap((human) =>
+      human.wallets.map((wallet) => ({ address: wallet.account.address.toLowerCase(), language: languageOf(wallet.id), notifications: permissions.get(wallet.id) === "granted" })),
+    );
+    const answer = await fetch(`${apiOrigin}/api/dev/world-app`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ users }) }).catch(
+      (error: Error) => error,
+    );
+    if (answer instanceof Error || !answer.ok) note(`World's stand-in (the API's outbox) not told the devices: ${answer instanceof Error ? answer.message : `HTTP ${answer.status}`}`);
   }
 
   function usernameAnswer(address: string) {
@@ -197,6 +221,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     if (method === "GET" && path === "/ui.js") return send(res, 200, `(${simulatorUi.toString()})();\n`, "text/javascript; charset=utf-8");
     if (method === "GET" && path === "/bridge.js") {
       const offset = await clockOffsetMs();
+      await tellWorld();
       return send(res, 200, `(${installBridge.toString()})(${JSON.stringify(worldAppProperties())}, ${offset});\n`, "text/javascript; charset=utf-8");
     }
     if (method === "GET" && path === "/state") return sendJson(res, 200, await stateView());
@@ -233,6 +258,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
           (error: Error) => ({ answer: null, summary: `${message.command}: simulator error: ${error.message}` }),
         );
         note(outcome.summary);
+        if (message.command === "request-permission") await tellWorld();
         return sendJson(res, 200, { answer: outcome.answer, summary: outcome.summary });
       }
       case "/select": {
@@ -247,8 +273,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       }
       case "/settings": {
         if (typeof body.language === "string") {
-          if (!(LANGUAGES as readonly string[]).includes(body.language)) throw new HttpError(400, `unknown language ${body.language}`);
-          language = body.language;
+          if (!DEVICE_LANGUAGES.includes(body.language)) throw new HttpError(400, `unknown language ${body.language}`);
+          deviceLanguages.set(activeWalletId, body.language);
+          await tellWorld();
         }
         if (typeof body.autoApprove === "boolean") autoApprove = body.autoApprove;
         if (typeof body.notch === "boolean") notch = body.notch;
@@ -282,6 +309,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       }
       case "/permissions/reset": {
         permissions.delete(activeWalletId);
+        await tellWorld();
         return sendJson(res, 200, { ok: true });
       }
       case "/chain/advance": {

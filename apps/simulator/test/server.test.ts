@@ -11,6 +11,8 @@ let simulator: RunningSimulator;
 let origin = "";
 let apiHost = "";
 const apiCalls: { url: string; host: string | undefined }[] = [];
+/** What the simulator told World's stand-in (the API's development outbox) about its devices, latest last. */
+const toldWorld: { users: { address: string; language: string; notifications: boolean }[] }[] = [];
 
 function listen(server: Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
@@ -28,12 +30,22 @@ beforeAll(async () => {
   });
   api = createServer((req, res) => {
     apiCalls.push({ url: req.url ?? "", host: req.headers.host });
+    if (req.url === "/api/dev/world-app" && req.method === "POST") {
+      let text = "";
+      req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      req.on("end", () => {
+        toldWorld.push(JSON.parse(text) as (typeof toldWorld)[number]);
+        res.writeHead(204).end();
+      });
+      return;
+    }
     if (req.url?.startsWith("/api/dev/notifications")) {
       res.writeHead(200, { "content-type": "application/json" });
       const heidi = createHumans().find((human) => human.id === "heidi")?.wallets[0]?.account.address.toLowerCase() ?? "";
       res.end(JSON.stringify({ notifications: [
-        { id: "1", address: "0xabc", language: "ja", title: "ORO", message: "受け取れます", miniAppPath: "/", createdAt: new Date(0).toISOString() },
-        { id: "2", address: heidi, language: "pt", title: "Sua sequência acaba logo", message: "${username}, resgate seu ORO hoje.", miniAppPath: "/", createdAt: new Date(0).toISOString() },
+        { id: "1", address: "0xabc", language: "ja", title: "ORO", message: "受け取れます", miniAppPath: "/", createdAt: new Date(0).toISOString(), sent: true, reason: null },
+        { id: "2", address: heidi, language: "pt", title: "Sua sequência acaba logo", message: "${username}, resgate seu ORO hoje.", miniAppPath: "/", createdAt: new Date(0).toISOString(), sent: true, reason: null },
+        { id: "3", address: heidi, language: "es_419", title: "", message: "", miniAppPath: "/", createdAt: new Date(0).toISOString(), sent: false, reason: "No localisation for the user's World App language: es_419" },
       ] }));
       return;
     }
@@ -136,6 +148,8 @@ describe("startSimulator", () => {
       notifications: [
         { language: "ja", message: "受け取れます", username: null, shown: { title: "ORO", message: "受け取れます" } },
         { language: "pt", message: "${username}, resgate seu ORO hoje.", username: "heidi", shown: { title: "Sua sequência acaba logo", message: "heidi, resgate seu ORO hoje." } },
+        // One World did not deliver: nothing on the phone, World's reason in the list.
+        { language: "es_419", username: "heidi", shown: null, sent: false, reason: "No localisation for the user's World App language: es_419" },
       ],
     });
     const badTime = await fetch(`${simulator.url}chain/advance`, { method: "POST", body: JSON.stringify({ seconds: -5 }) });
@@ -145,6 +159,24 @@ describe("startSimulator", () => {
     const chain = await fetch(`${simulator.url}chain`);
     expect(chain.status).toBe(500);
     expect(((await chain.json()) as { error: string }).error).toContain("127.0.0.1:9");
+  });
+
+  it("offers World's 19 notification languages and some it lacks as the device's, and tells World's stand-in each wallet's", async () => {
+    const { languages } = (await (await fetch(`${simulator.url}state`)).json()) as { languages: string[] };
+    expect(languages).toEqual(expect.arrayContaining(["en", "en_GB", "es_419", "fr", "de", "zh_CN", "zh_TW", "hi", "nl", "fil"]));
+    expect(languages).toHaveLength(19 + 3);
+    expect((await fetch(`${simulator.url}settings`, { method: "POST", body: JSON.stringify({ language: "xx" }) })).status).toBe(400);
+    expect((await fetch(`${simulator.url}settings`, { method: "POST", body: JSON.stringify({ language: "fr" }) })).status).toBe(200);
+    const told = toldWorld.at(-1)?.users ?? [];
+    expect(told.length).toBe(createHumans().flatMap((human) => human.wallets).length);
+    // Each wallet is its own phone: only the one in use is now set to French.
+    const active = (await (await fetch(`${simulator.url}state`)).json()) as { activeWalletId: string; humans: { wallets: { id: string; address: string }[] }[] };
+    const activeAddress = active.humans.flatMap((human) => human.wallets).find((wallet) => wallet.id === active.activeWalletId)?.address.toLowerCase();
+    expect(told.filter((user) => user.language === "fr").map((user) => user.address)).toEqual([activeAddress]);
+    expect(told.every((user) => /^0x[0-9a-f]{40}$/.test(user.address))).toBe(true);
+    // Nobody has allowed the app's notifications yet: World would deliver them nothing.
+    expect(told.some((user) => user.notifications)).toBe(false);
+    await fetch(`${simulator.url}settings`, { method: "POST", body: JSON.stringify({ language: "en" }) });
   });
 
   it("answers a bridge message with the event MiniKit waits for", async () => {

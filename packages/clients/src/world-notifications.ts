@@ -13,6 +13,16 @@ export const WORLD_NOTIFICATION_LANGUAGES = [
 
 export type WorldNotificationLanguage = (typeof WORLD_NOTIFICATION_LANGUAGES)[number];
 
+/**
+ * Some languages a World App may be set to that World's notification API does not list (Filipino, one of the
+ * product's, among them): World delivers English to such a user. The simulator's device offers them, the reminders
+ * bench gives them to some of its users.
+ */
+export const LANGUAGES_WORLD_LACKS = ["fil", "tr", "vi"] as const;
+
+/** The languages a simulated World App may be set to: World's 19, then those it lacks (English delivered). */
+export const WORLD_APP_DEVICE_LANGUAGES: readonly string[] = [...WORLD_NOTIFICATION_LANGUAGES, ...LANGUAGES_WORLD_LACKS];
+
 export const WORLD_NOTIFICATION_LIMITS = {
   minAddresses: 1,
   maxAddresses: 1_000,
@@ -27,6 +37,43 @@ export const USERNAME_PLACEHOLDER = "${username}";
 export function isWorldNotificationLanguage(language: string): language is WorldNotificationLanguage {
   return (WORLD_NOTIFICATION_LANGUAGES as readonly string[]).includes(language);
 }
+
+/**
+ * The language World delivers a notification in to a World App set to `tag` (`fr`, `es-419`, `zh-Hant-TW`, `en_GB`):
+ * World's own reading of a device's locale (developer-portal `web/lib/languages.ts`, `parseLocale`): by its first part,
+ * Chinese Traditional for Taiwan and Simplified otherwise, Latin American Spanish for `419`, British English for `GB`,
+ * and English for any language World does not list.
+ */
+export function worldLanguageOfDevice(tag: string): WorldNotificationLanguage {
+  const [first = "", second, third] = tag.split(/[-_]/);
+  const major = first.toLowerCase();
+  if (major === "zh") {
+    const traditional = second?.toUpperCase() === "TW" || (second?.toUpperCase() === "HANT" && third?.toUpperCase() === "TW");
+    return traditional ? "zh_TW" : "zh_CN";
+  }
+  if (major === "es") return second === "419" ? "es_419" : "es";
+  if (major === "en" && second?.toUpperCase() === "GB") return "en_GB";
+  return isWorldNotificationLanguage(major) ? major : "en";
+}
+
+/**
+ * Whether World delivers a request with these localisations to a World App set to `deviceLanguage`, and in which
+ * text: the device's language in World's list (English for one it lacks), and nothing when the request has no text in
+ * it (developer-docs `mini-apps/reference/api.mdx`: "If you don't specify a localization for the user's preferred
+ * language, the notification will not be delivered", with a reason; World does not publish the reason's wording).
+ */
+export function worldDelivery<Text extends WorldNotificationLocalisation>(
+  localisations: readonly Text[],
+  deviceLanguage: string,
+): { delivered: true; text: Text } | { delivered: false; language: WorldNotificationLanguage; reason: string } {
+  const language = worldLanguageOfDevice(deviceLanguage);
+  const text = localisations.find((entry) => entry.language === language);
+  if (text) return { delivered: true, text };
+  return { delivered: false, language, reason: `${NO_LOCALISATION_REASON}: ${language}` };
+}
+
+/** The per-address reason of a request without the user's language (the stand-ins' wording; World's is not published). */
+export const NO_LOCALISATION_REASON = "No localisation for the user's World App language";
 
 // World's character rules. Emojis are removed first (World uses the emoji-regex package; pictographs with their
 // modifiers and joiners stand in for it here), then what is left must match.

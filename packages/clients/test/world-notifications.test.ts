@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageProblem, titleProblem, worldSendNotificationProblems } from "../src/world-notifications.js";
+import { messageProblem, titleProblem, worldDelivery, worldLanguageOfDevice, worldSendNotificationProblems } from "../src/world-notifications.js";
 
 const APP_ID = "app_staging_oro_local";
 const ADDRESS = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
@@ -53,5 +53,22 @@ describe("World's send-notification rules", () => {
     expect(messageProblem("Your 5-day streak ends soon (claim now) 🔥")).toBeUndefined();
     expect(messageProblem("Claim now {")).toMatch(/may not end/);
     expect(messageProblem("<b>Claim</b>")).toMatch(/letters, numbers/);
+  });
+});
+
+// World's reading of a device's language (developer-portal web/lib/languages.ts parseLocale) and what a user then gets.
+describe("the language World delivers in", () => {
+  it("reads a World App's language as World does: regions it knows, English for a language it lacks", () => {
+    const read = (tags: string[]) => tags.map(worldLanguageOfDevice);
+    expect(read(["fr", "fr-CA", "de_DE", "es", "es-ES", "es-419", "es_419", "en", "en-US", "en-GB", "en_gb"])).toEqual(["fr", "fr", "de", "es", "es", "es_419", "es_419", "en", "en", "en_GB", "en_GB"]);
+    expect(read(["zh", "zh-CN", "zh-Hans", "zh-TW", "zh-Hant-TW", "zh-Hant-HK", "pt-BR", "PL"])).toEqual(["zh_CN", "zh_CN", "zh_CN", "zh_TW", "zh_TW", "zh_CN", "pt", "pl"]);
+    expect(read(["fil", "tl", "tr", "vi", "", "xx"])).toEqual(["en", "en", "en", "en", "en", "en"]);
+  });
+
+  it("delivers the text of the user's language, English to a language World lacks, and nothing when the request lacks the user's", () => {
+    const texts = [EN, { language: "fr", title: "Votre ORO est prêt", message: "Récupérez-le !" }];
+    expect(worldDelivery(texts, "fr-FR")).toEqual({ delivered: true, text: texts[1] });
+    expect(worldDelivery(texts, "fil")).toEqual({ delivered: true, text: EN });
+    expect(worldDelivery(texts, "es-419")).toEqual({ delivered: false, language: "es_419", reason: "No localisation for the user's World App language: es_419" });
   });
 });

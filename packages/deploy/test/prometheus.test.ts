@@ -39,6 +39,23 @@ describe.skipIf(!promtool)(`deploy/prometheus (${promtool ?? "skipped"})`, () =>
     expect(alerts).toContain("IndexerNotCurrent");
     expect(alerts.filter((alert) => !tests.includes(`alertname: ${alert}`))).toEqual([]);
   });
+
+  it("tests every other rule file the configuration loads, each alert of it, in its own test file (<name>.test.yml)", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const config = await readFile(path.join(folder, "prometheus.yml"), "utf8");
+    const files = [...(/rule_files:\n((?:\s+- .+\n)+)/.exec(config)?.[1] ?? "").matchAll(/- (\S+)/g)].map((match) => match[1] ?? "");
+    expect(files).toContain("reminders.yml");
+    for (const file of files.filter((name) => name !== "alerts.yml")) {
+      const testFile = file.replace(/\.yml$/, ".test.yml");
+      const { stdout, stderr } = await run(["test", "rules", testFile]);
+      expect(stdout + stderr, testFile).toContain("SUCCESS");
+      const rules = await readFile(path.join(folder, file), "utf8");
+      const tests = await readFile(path.join(folder, testFile), "utf8");
+      const alerts = [...rules.matchAll(/- alert: (\w+)/g)].map((match) => match[1]);
+      expect(alerts.length, file).toBeGreaterThan(0);
+      expect(alerts.filter((alert) => !tests.includes(`alertname: ${alert}`)), file).toEqual([]);
+    }
+  });
 });
 
 interface RuleTest { alert_rule_test?: Array<{ eval_time: string; alertname: string; exp_alerts?: unknown[] }> }

@@ -91,19 +91,41 @@ export default fp<{ config: Config }>(
 
     new Gauge({
       name: "oro_api_reminders",
-      help: `Claim reminders an operator acts on, by state: due (pending and past due), failed, abandoned; each counted up to ${REMINDERS_COUNTED_UP_TO}`,
+      help: `Claim reminders an operator acts on, by state: due (pending and past due), failed, abandoned, unknown (World answered a 5xx or nothing after the request left: never sent again); each counted up to ${REMINDERS_COUNTED_UP_TO}`,
       labelNames: ["state"] as const,
       registers: [registry],
       async collect() {
         await guarded("reminders", [this], async () => {
           // Each a range of the (status, due_at) index read up to the cap: the sent reminders (millions a day at
           // production size, kept a week) and the scheduled ones (one per user) are never walked at a scrape.
-          const [row] = await prisma.$queryRaw<{ due: number; failed: number; abandoned: number }[]>`
+          const [row] = await prisma.$queryRaw<{ due: number; failed: number; abandoned: number; unknown: number }[]>`
             SELECT (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'pending' AND "due_at" <= ${new Date()} LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "d")::int AS "due",
                    (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'failed' LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "f")::int AS "failed",
-                   (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'abandoned' LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "a")::int AS "abandoned"`;
-          return (["due", "failed", "abandoned"] as const).map((state): GaugeValue => [this, { state }, row?.[state] ?? 0]);
+                   (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'abandoned' LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "a")::int AS "abandoned",
+                   (SELECT count(*) FROM (SELECT 1 FROM "notification_job" WHERE "status" = 'unknown' LIMIT ${REMINDERS_COUNTED_UP_TO}) AS "u")::int AS "unknown"`;
+          return (["due", "failed", "abandoned", "unknown"] as const).map((state): GaugeValue => [this, { state }, row?.[state] ?? 0]);
         });
+      },
+    });
+
+    const { reminders } = fastify.services;
+    new Gauge({
+      name: "oro_api_reminders_stopped",
+      help: "1 while this replica sends no reminders because World refused them (label code: World's refusal, e.g. api_key_inactive, not_allowed); alert RemindersRefusedByWorld",
+      labelNames: ["code"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const { stopped } = reminders.sendingState();
+        if (stopped) this.set({ code: stopped.code }, 1);
+      },
+    });
+    new Gauge({
+      name: "oro_api_reminders_quota_kept",
+      help: "1 while this replica keeps World's quota for unverified apps (40 notifications per 4 hours): configured, or learned from World's refusal",
+      registers: [registry],
+      collect() {
+        this.set(reminders.sendingState().keepsQuota ? 1 : 0);
       },
     });
 

@@ -10,7 +10,7 @@ import { createChainService, type ChainService } from "../services/chain/chain.j
 import { createHttpIndexerClient, type IndexerClient } from "../services/indexer/client.js";
 import { createIndexerReadiness, type IndexerReadiness } from "../services/indexer/readiness.js";
 import { createPayoutWorker, type PayoutWorker, type PayoutWorkerOptions } from "../services/payouts/payout-worker.js";
-import { createOutboxTransport } from "../services/notifications/outbox-transport.js";
+import { createDevelopmentWorld, createOutboxTransport, type DevelopmentWorld } from "../services/notifications/outbox-transport.js";
 import { createReminderService, type ReminderService } from "../services/notifications/reminders.js";
 import type { NotificationTransport } from "../services/notifications/transport.js";
 import { createWorldAppTransport } from "../services/notifications/world-app-transport.js";
@@ -50,6 +50,8 @@ export interface Services {
   payouts: PayoutWorker;
   streaks: StreakService;
   reminders: ReminderService;
+  /** The stand-in of World the development outbox sends to (none with the world-app transport). */
+  developmentWorld: DevelopmentWorld | undefined;
   userData: UserDataService;
   prices: PriceService;
   polls: PollService;
@@ -85,12 +87,12 @@ async function streakCacheStore(options: ServicesOptions, log: FastifyBaseLogger
   return createLayeredStore({ shared, database, localTtlMs: config.streakCache.localTtlMs, log });
 }
 
-function notificationTransport(options: ServicesOptions, log: FastifyBaseLogger): NotificationTransport {
+function notificationTransport(options: ServicesOptions, log: FastifyBaseLogger, world: DevelopmentWorld | undefined): NotificationTransport {
   const { notifications } = options.config;
   if (notifications.transport === "world-app" && notifications.apiKey) {
     return createWorldAppTransport({ apiUrl: notifications.apiUrl, appId: notifications.appId, apiKey: notifications.apiKey, timeoutMs: notifications.timeoutMs });
   }
-  return createOutboxTransport(options.database.prisma, log, notifications.appId);
+  return createOutboxTransport(options.database.prisma, log, notifications.appId, world ?? createDevelopmentWorld(notifications));
 }
 
 function priceProvider({ config }: ServicesOptions): PriceProvider {
@@ -185,10 +187,11 @@ export default fp<ServicesOptions>(
       if (user) referrals.forget(user.address);
     }
 
+    const developmentWorld = config.notifications.transport === "outbox" ? createDevelopmentWorld(config.notifications) : undefined;
     const reminders = createReminderService({
       prisma,
       indexer,
-      transport: notificationTransport(options, fastify.log.child({ service: "notifications" })),
+      transport: notificationTransport(options, fastify.log.child({ service: "notifications" }), developmentWorld),
       appId: config.notifications.appId,
       miniAppPath: config.notifications.miniAppPath,
       leaseMs: config.notifications.leaseMs,
@@ -197,6 +200,8 @@ export default fp<ServicesOptions>(
       retentionMs: config.notifications.retentionMs,
       streakAtRiskWindowMs: config.notifications.streakAtRiskWindowMs,
       perUserPerDay: config.notifications.perUserPerDay,
+      worldVerified: config.notifications.worldVerified,
+      refusalPauseMs: config.notifications.refusalPauseMs,
       log: fastify.log.child({ service: "notifications" }),
       clock,
     });
@@ -226,6 +231,7 @@ export default fp<ServicesOptions>(
       payouts,
       streaks,
       reminders,
+      developmentWorld,
       userData,
       prices,
       polls,

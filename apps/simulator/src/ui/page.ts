@@ -13,6 +13,7 @@ export function simulatorPage(): string {
   <section class="phone-column" aria-label="Phone">
     <div class="phone">
       <div class="phone__bar"><span id="phone-user">…</span><span class="phone__badge">World App simulator</span></div>
+      <div id="phone-notification" class="phone__notification" role="status" aria-label="Latest notification" hidden></div>
       <div class="phone__screen">
         <iframe id="mini-app" title="Mini app" src="about:blank"></iframe>
         <div class="notch notch--top" aria-hidden="true" hidden></div>
@@ -97,7 +98,7 @@ export function simulatorPage(): string {
     </fieldset>
 
     <fieldset>
-      <legend>Reminders sent (API outbox)</legend>
+      <legend>Reminders World was asked to deliver (API outbox)</legend>
       <ul id="reminders" class="list"></ul>
     </fieldset>
 
@@ -123,6 +124,9 @@ body { margin: 0; }
 .phone { width: 414px; padding: 12px; border-radius: 44px; background: #111; box-shadow: 0 10px 40px rgba(0,0,0,.25); }
 .phone__bar { display: flex; justify-content: space-between; color: #ddd; font-size: 12px; padding: 4px 18px 8px; }
 .phone__badge { opacity: .7; }
+.phone__notification { margin: 0 6px 8px; padding: 8px 12px; border-radius: 14px; background: #2b2b2e; color: #f2f2f2; font-size: 13px; line-height: 1.35; }
+.phone__notification strong { display: block; }
+.phone__notification--undelivered { background: #3a2323; color: #f0c8c8; }
 .phone__screen { position: relative; width: 390px; height: 844px; border-radius: 32px; overflow: hidden; background: #fff; }
 /* The system bars a phone with a notch draws over the mini app (World App's safe_area_insets: 47 px, 34 px). */
 .notch { position: absolute; left: 0; right: 0; pointer-events: none; background: rgba(0,0,0,.55); }

@@ -46,8 +46,11 @@ export function simulatorUi(): void {
     message: string;
     miniAppPath: string;
     createdAt: string;
-    /** As World App shows it: `${username}` filled in with the wallet's username. */
-    shown: { title: string; message: string };
+    /** As World App shows it: `${username}` filled in with the wallet's username; null when World did not deliver it. */
+    shown: { title: string; message: string } | null;
+    sent: boolean;
+    /** Why World did not deliver it. */
+    reason: string | null;
   }
   interface BridgeMessage {
     command: string;
@@ -156,10 +159,21 @@ export function simulatorUi(): void {
     const names = new Map(state.humans.flatMap((human) => human.wallets.map((wallet) => [wallet.address.toLowerCase(), `@${wallet.username}`] as const)));
     try {
       const { notifications } = await call<{ notifications: Reminder[] }>("/notifications");
+      const what = (row: Reminder) =>
+        row.shown ? `<strong>${escapeHtml(row.shown.title)}</strong> — ${escapeHtml(row.shown.message)}` : `<strong>Not delivered</strong> — ${escapeHtml(row.reason ?? "")}`;
       byId("reminders").innerHTML =
         notifications
-          .map((row) => `<li><strong>${escapeHtml(row.shown.title)}</strong> — ${escapeHtml(row.shown.message)} <small>[${row.language}] to ${escapeHtml(names.get(row.address) ?? row.address)}, ${new Date(row.createdAt).toLocaleString()}, opens ${escapeHtml(row.miniAppPath)}</small></li>`)
+          .map((row) => `<li>${what(row)} <small>[${row.language}] to ${escapeHtml(names.get(row.address) ?? row.address)}, ${new Date(row.createdAt).toLocaleString()}, opens ${escapeHtml(row.miniAppPath)}</small></li>`)
           .join("") || "<li class=hint>No reminder sent yet.</li>";
+      // The phone shows the newest one World delivered to its wallet, in the device's language; one it did not deliver
+      // shows as such, with World's reason (World App itself would show nothing).
+      const active = state.humans.flatMap((human) => human.wallets).find((wallet) => wallet.id === state?.activeWalletId);
+      const newest = notifications.find((row) => row.address.toLowerCase() === active?.address.toLowerCase());
+      const banner = byId("phone-notification");
+      banner.hidden = newest === undefined;
+      banner.classList.toggle("phone__notification--undelivered", newest !== undefined && !newest.shown);
+      banner.setAttribute("lang", newest?.language.replace("_", "-") ?? "");
+      banner.innerHTML = newest ? what(newest) : "";
     } catch (error) {
       byId("reminders").innerHTML = `<li class=hint>${escapeHtml((error as Error).message)}</li>`;
     }

@@ -17,8 +17,28 @@ const outboxResponseSchema = z.object({
       message: z.string(),
       miniAppPath: z.string(),
       createdAt: z.iso.datetime(),
+      /** World delivered it (in `language`), or did not: `reason` says why. */
+      sent: z.boolean(),
+      reason: z.string().nullable(),
     }),
   ),
+});
+
+const worldAppBodySchema = z.object({
+  /** Each user's World App: its language and whether the user allowed the app's notifications. */
+  users: z.array(z.object({ address: addressSchema, language: z.string().min(1).max(35), notifications: z.boolean() })).max(1_000).optional(),
+  /** World's record of the app, as an operator would change it in the developer portal. */
+  app: z
+    .object({
+      verified: z.boolean(),
+      keyActive: z.boolean(),
+      perUserPerDay: z.union([z.literal(0), z.literal(1), z.literal(2), z.null()]),
+      listing: z.enum(["ok", "app_not_found", "duplicate_app", "external_app_not_allowed"]),
+    })
+    .partial()
+    .optional(),
+  /** What World's upstream send does with the next requests. */
+  upstream: z.enum(["delivers", "throttled", "never-answers"]).optional(),
 });
 
 /**
@@ -50,10 +70,21 @@ const devRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
           message: row.message,
           miniAppPath: row.miniAppPath,
           createdAt: row.createdAt.toISOString(),
+          sent: row.sent,
+          reason: row.reason,
         })),
       };
     },
   );
+  // What World knows that the API does not: the simulator tells the stand-in (the outbox's World) about its devices.
+  fastify.post("/world-app", { schema: { hide: true, body: worldAppBodySchema, response: { 204: z.null() } } }, async (request, reply) => {
+    const world = fastify.services.developmentWorld;
+    if (!world) return reply.status(204).send(null);
+    for (const user of request.body.users ?? []) world.devices.set(user.address.toLowerCase(), { language: user.language, notifications: user.notifications });
+    if (request.body.app) world.route.settings(request.body.app);
+    if (request.body.upstream) world.upstream = request.body.upstream;
+    return reply.status(204).send(null);
+  });
   done();
 };
 

@@ -1,36 +1,80 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { PrismaClient } from "../../generated/prisma/client.js";
-import { refuseWhatWorldRefuses, worldRequestBody, type NotificationTransport } from "./transport.js";
+import { readWorldAnswer, refuseWhatWorldRefuses, TransportError, worldRequestBody, type NotificationTransport } from "./transport.js";
+import { createWorldRoute, worldApiKey, type WorldAppDevice, type WorldRoute, type WorldUpstream } from "./world-route.js";
+
+/** World as the development outbox plays it: its route (world-route.ts) and the key the API presents to it. */
+export interface DevelopmentWorld {
+  route: WorldRoute;
+  apiKey: string;
+  /** Each address's World App, as the simulator tells it (POST /api/dev/world-app). */
+  devices: Map<string, WorldAppDevice>;
+  /** What World's upstream send does with the next requests (the simulator can make it throttle). */
+  upstream: WorldUpstream;
+}
 
 /**
- * The development transport: every notification becomes a row of `notification_outbox` (in the user's
- * language, or in English when World lacks it, as World App shows it, with the deep link) and a log line, and
- * counts as sent. It refuses exactly what World's API refuses, so a stack run fails as production would.
+ * World for the development outbox: the configured app, verified unless WORLD_APP_VERIFIED says otherwise (its
+ * 40-per-4-hours quota would stop a day of development), with World's per-day setting as configured; every address's
+ * World App in the language its user chose in the mini app and allowing notifications, until the simulator says.
  */
-export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogger, appId: string): NotificationTransport {
+export function createDevelopmentWorld(notifications: { appId: string; perUserPerDay: number | null; worldVerified: boolean | "auto" }): DevelopmentWorld {
+  const apiKey = worldApiKey("development", "development");
+  const world: DevelopmentWorld = {
+    apiKey,
+    devices: new Map(),
+    upstream: "delivers",
+    route: createWorldRoute({
+      app: { appId: notifications.appId, apiKey, keyActive: true, verified: notifications.worldVerified !== false, perUserPerDay: notifications.perUserPerDay, listing: "ok" },
+      deviceOf: (address) => world.devices.get(address),
+      upstream: () => world.upstream,
+    }),
+  };
+  return world;
+}
+
+/**
+ * The development transport: each request is answered by a stand-in of World's send-notification route
+ * (world-route.ts: its refusals, the unverified app's quota, its timing, a result per address), and what World would
+ * have done with each address becomes a row of `notification_outbox` and a log line: delivered in the text of the
+ * user's World App language (English for one World lacks), or not, with World's reason. The user's World App language
+ * is the one the simulator told, else the language the user chose in the mini app. The answer is then read as the
+ * world-app transport reads World's, so a stack run fails as production would.
+ */
+export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogger, appId: string, world: DevelopmentWorld): NotificationTransport {
   return {
     name: "outbox",
     maxRecipients: 1_000,
     async send(recipients, notification, requestStarting) {
-      refuseWhatWorldRefuses(worldRequestBody(appId, recipients, notification));
-      await requestStarting?.();
-      const english = notification.localisations.find((entry) => entry.language === "en");
-      const rows = recipients.map((recipient) => {
-        const text = notification.localisations.find((entry) => entry.language === recipient.locale) ?? english;
-        return {
-          jobId: recipient.jobId,
-          address: recipient.address,
-          language: text?.language ?? recipient.locale,
-          title: text?.title ?? "",
-          message: text?.message ?? "",
-          miniAppPath: notification.miniAppPath,
-        };
-      });
-      await prisma.notificationOutbox.createMany({ data: rows });
-      for (const row of rows) {
-        log.info({ to: row.address, language: row.language, link: row.miniAppPath }, `notification: ${row.title} — ${row.message}`);
+      const body = worldRequestBody(appId, recipients, notification);
+      refuseWhatWorldRefuses(body);
+      try {
+        await requestStarting?.();
+      } catch (error) {
+        // Nothing was written: as a request whose body never left World's transport, it may be sent again.
+        throw new TransportError(`the request never left: ${(error as Error).message}`, "not-sent");
       }
-      return recipients.map((recipient) => ({ address: recipient.address, sent: true }));
+      const chosen = new Map(recipients.map((recipient) => [recipient.address.toLowerCase(), recipient.locale]));
+      const answer = world.route.answer(`Bearer ${world.apiKey}`, JSON.stringify(body), (address) => chosen.get(address.toLowerCase()) ?? "en");
+      // World answers a request whose upstream it retried only after its tries.
+      if (answer.afterMs > 0) await new Promise((resolve) => setTimeout(resolve, answer.afterMs));
+      const jobOf = new Map(recipients.map((recipient) => [recipient.address.toLowerCase(), recipient.jobId]));
+      const rows = answer.deliveries.map((delivery) => ({
+        jobId: jobOf.get(delivery.address.toLowerCase()) ?? null,
+        address: delivery.address,
+        language: delivery.language,
+        title: delivery.text?.title ?? "",
+        message: delivery.text?.message ?? "",
+        miniAppPath: notification.miniAppPath,
+        sent: delivery.sent,
+        reason: delivery.reason ?? null,
+      }));
+      if (rows.length > 0) await prisma.notificationOutbox.createMany({ data: rows });
+      for (const row of rows) {
+        if (row.sent) log.info({ to: row.address, language: row.language, link: row.miniAppPath }, `notification: ${row.title} — ${row.message}`);
+        else log.info({ to: row.address, language: row.language, reason: row.reason }, "notification not delivered");
+      }
+      return readWorldAnswer(answer.status, typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body), recipients);
     },
   };
 }

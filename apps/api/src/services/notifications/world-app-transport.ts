@@ -1,17 +1,9 @@
 import { TLSSocket } from "node:tls";
-import { z } from "zod";
 import { keepAliveAgents, readAnswer, type HttpAnswer } from "../../lib/http-client.js";
-import { refuseWhatWorldRefuses, TransportError, worldRequestBody, type DeliveryResult, type NotificationTransport } from "./transport.js";
+import { readWorldAnswer, refuseWhatWorldRefuses, TransportError, worldRequestBody, type NotificationTransport } from "./transport.js";
 
 /** World App's limit per request of the send-notification API. */
 export const WORLD_APP_MAX_RECIPIENTS = 1_000;
-
-const responseSchema = z.object({
-  success: z.boolean(),
-  result: z
-    .array(z.object({ walletAddress: z.string(), sent: z.boolean(), reason: z.string().nullish() }))
-    .optional(),
-});
 
 export interface WorldAppTransportOptions {
   /** The developer portal, e.g. https://developer.worldcoin.org */
@@ -34,7 +26,7 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
     maxRecipients: WORLD_APP_MAX_RECIPIENTS,
     async send(recipients, notification, requestStarting) {
       if (recipients.length > WORLD_APP_MAX_RECIPIENTS) {
-        throw new TransportError(`at most ${WORLD_APP_MAX_RECIPIENTS} addresses per request`, false);
+        throw new TransportError(`at most ${WORLD_APP_MAX_RECIPIENTS} addresses per request`, "defect");
       }
       const body = worldRequestBody(options.appId, recipients, notification);
       refuseWhatWorldRefuses(body);
@@ -48,29 +40,10 @@ export function createWorldAppTransport(options: WorldAppTransportOptions): Noti
         const neverLeft = error instanceof BodyNotSentError;
         throw new TransportError(
           `send-notification request failed${neverLeft ? "" : " after it may have reached World (not sent again)"}: ${(error as Error).message}`,
-          neverLeft,
+          neverLeft ? "not-sent" : "unknown",
         );
       }
-      const { status, text } = response;
-      if (status < 200 || status >= 300) {
-        // A 5xx passes with time (World answers 500 when its own upstream send throttles: it never passes a 429 on);
-        // so do a 429 (from a proxy in between) and World's quota for unverified apps; any other 4xx is a defect of ours.
-        const retryable = status === 429 || status >= 500 || text.includes("unverified_app_limit_reached");
-        throw new TransportError(`send-notification answered ${status}: ${text.slice(0, 300)}`, retryable);
-      }
-      let parsed: z.output<typeof responseSchema>;
-      try {
-        parsed = responseSchema.parse(JSON.parse(text));
-      } catch {
-        throw new TransportError(`send-notification answered an unexpected body: ${text.slice(0, 300)}`, false);
-      }
-      if (!parsed.success) throw new TransportError(`send-notification was refused: ${text.slice(0, 300)}`, false);
-      const byAddress = new Map((parsed.result ?? []).map((entry) => [entry.walletAddress.toLowerCase(), entry]));
-      return recipients.map((recipient): DeliveryResult => {
-        const entry = byAddress.get(recipient.address.toLowerCase());
-        if (!entry) return { address: recipient.address, sent: false, reason: "no result for this address" };
-        return { address: recipient.address, sent: entry.sent, reason: entry.reason ?? undefined };
-      });
+      return readWorldAnswer(response.status, response.text, recipients);
     },
   };
 }
