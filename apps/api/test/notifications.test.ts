@@ -559,11 +559,14 @@ describe("the World App transport, against a stand-in for the developer portal",
     failCode = "internal_server_error";
     try {
       const [address = ""] = await dueJobs(1);
+      const unknownBefore = value(await app.app.metrics.metrics(), 'oro_api_reminders_settled_total{outcome="unknown"}') ?? 0;
       expect(await app.app.services.reminders.runOnce()).toMatchObject({ unknown: 1, retried: 0, sent: 0 });
       const job = await db().notificationJob.findFirstOrThrow({ where: { address } });
       expect(job).toMatchObject({ status: "unknown", lockedUntil: null });
       expect(job.result).toMatch(/answered 500.*may have sent it/);
       expect(value(await app.app.metrics.metrics(), 'oro_api_reminders{state="unknown"}')).toBeGreaterThanOrEqual(1);
+      // The counter the alert RemindersUnknown takes the increase of, whatever the rows' count says.
+      expect(value(await app.app.metrics.metrics(), 'oro_api_reminders_settled_total{outcome="unknown"}')).toBe(unknownBefore + 1);
       failWith = undefined;
       await runAt(3 * 3_600_000, app.app);
       expect(requests.filter((request) => request.body.wallet_addresses.includes(address))).toHaveLength(1);

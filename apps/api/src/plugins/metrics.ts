@@ -6,6 +6,7 @@ import { referralClaimAbi } from "@oro/clients";
 import type { Config } from "../env.js";
 import { RequestMetrics } from "../lib/request-metrics.js";
 import { readIntoGauges, type GaugeValue } from "../lib/scrape-reading.js";
+import type { RunSummary } from "../services/notifications/reminders.js";
 
 /** Everything a scrape reads from outside the process gets this long; past it the gauge's series are removed. */
 const SCRAPE_DEADLINE_MS = 1_500;
@@ -109,6 +110,23 @@ export default fp<{ config: Config }>(
     });
 
     const { reminders } = fastify.services;
+    // Counted as the passes settle them: the failure alerts (RemindersFailing, RemindersUnknown) take its increase.
+    const counted: Partial<Record<keyof RunSummary, number>> = {};
+    new Counter({
+      name: "oro_api_reminders_settled_total",
+      help: "Reminders this replica's passes settled, by outcome: sent, notDelivered (World's per-address result), retried, failed, unknown (a 5xx or no answer after the request left: never sent again), deferred, abandoned (lease run out), released",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+      collect() {
+        const totals = reminders.settledTotals();
+        for (const outcome of Object.keys(totals) as (keyof RunSummary)[]) {
+          const added = totals[outcome] - (counted[outcome] ?? 0);
+          // Every outcome is exported from the first scrape on (0 included), so that increase() sees the first failure.
+          this.inc({ outcome }, added);
+          counted[outcome] = totals[outcome];
+        }
+      },
+    });
     new Gauge({
       name: "oro_api_reminders_stopped",
       help: "1 while this replica sends no reminders because World refused them (label code: World's refusal, e.g. api_key_inactive, not_allowed); alert RemindersRefusedByWorld",

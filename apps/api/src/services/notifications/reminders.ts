@@ -236,6 +236,8 @@ export function createReminderService(options: ReminderServiceOptions) {
    * transport's batch test), and under World's unverified quota each lane would take the window's whole allowance.
    */
   let leasing: Promise<unknown> = Promise.resolve();
+  const totals: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, unknown: 0, deferred: 0, abandoned: 0, released: 0 };
+
   function leaseInTurn(limit: number): Promise<LeasedJob[]> {
     const leased = leasing.then(() => (keepsQuota() ? leaseWithinQuota(limit) : lease(prisma, clock.now(), limit)));
     leasing = leased.catch(() => undefined);
@@ -536,6 +538,14 @@ export function createReminderService(options: ReminderServiceOptions) {
    */
   async function runOnce(budgetMs = 60_000, stopping?: AbortSignal): Promise<RunSummary> {
     const summary: RunSummary = { sent: 0, notDelivered: 0, retried: 0, failed: 0, unknown: 0, deferred: 0, abandoned: 0, released: 0 };
+    try {
+      return await pass(summary, budgetMs, stopping);
+    } finally {
+      for (const outcome of Object.keys(totals) as (keyof RunSummary)[]) totals[outcome] += summary[outcome];
+    }
+  }
+
+  async function pass(summary: RunSummary, budgetMs: number, stopping?: AbortSignal): Promise<RunSummary> {
     ({ abandoned: summary.abandoned, released: summary.released } = await abandonExpiredLeases(new Date()));
     const started = Date.now();
     const lane = async () => {
@@ -590,5 +600,13 @@ export function createReminderService(options: ReminderServiceOptions) {
     return { stopped: stopped ? { code: stopped.code, since: stopped.since } : null, keepsQuota: keepsQuota() };
   }
 
-  return { setLocale, scheduleClaimReminder, runOnce, purgeFinished, sendingState };
+  /**
+   * What this process's passes have done since it started, by outcome: the metrics' counter (a failure alert on a
+   * count of rows would stop seeing failures once the purge or its cap holds the count still).
+   */
+  function settledTotals(): Readonly<RunSummary> {
+    return totals;
+  }
+
+  return { setLocale, scheduleClaimReminder, runOnce, purgeFinished, sendingState, settledTotals };
 }
