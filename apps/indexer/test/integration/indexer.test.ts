@@ -152,10 +152,14 @@ describe("indexer against a local chain", () => {
     expect((await fetch(`${first.baseUrl}/health`)).status).toBe(200);
     const indexing = await first.get<IndexingHealthResponse>("/health/indexing");
     const head = Number(await chain.publicClient.getBlockNumber());
-    expect(indexing).toEqual({
+    // Ponder's /status names the last event's block, or a later one once its live sync has passed the empty blocks.
+    const { indexedBlock, ...rest } = indexing.body;
+    expect({ status: indexing.status, body: rest }).toEqual({
       status: 200,
-      body: { state: "current", reason: "every event up to the chain's head is indexed", indexedBlock: lastEventBlock, chainHead: head, lagBlocks: 0, lagSeconds: 0 },
+      body: { state: "current", reason: "every event up to the chain's head is indexed", chainHead: head, lagBlocks: 0, lagSeconds: 0 },
     });
+    expect(indexedBlock).toBeGreaterThanOrEqual(lastEventBlock);
+    expect(indexedBlock).toBeLessThanOrEqual(head);
     expect(head - lastEventBlock).toBeGreaterThan(30);
   });
 
