@@ -269,18 +269,21 @@ export function createReminderService(options: ReminderServiceOptions) {
 
   async function lease(db: Prisma.TransactionClient | PrismaClient, now: Date, limit: number): Promise<LeasedJob[]> {
     const until = new Date(now.getTime() + options.leaseMs);
+    // The batch is picked once (a materialised CTE): as `IN (subquery)` the planner may rescan the subquery inside a
+    // semi-join, and each rescan skips the rows this statement already locked and takes the next ones, past the limit.
     return db.$queryRaw<LeasedJob[]>`
-      UPDATE "notification_job"
+      WITH "picked" AS MATERIALIZED (
+        SELECT "id" FROM "notification_job"
+         WHERE "status" = 'pending' AND "due_at" <= ${now}
+         ORDER BY "due_at"
+         LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED)
+      UPDATE "notification_job" AS "job"
          SET "status" = 'sending', "locked_until" = ${until}, "locked_by" = ${workerId},
-             "attempts" = "attempts" + 1, "result" = NULL, "updated_at" = ${now}
-       WHERE "id" IN (
-         SELECT "id" FROM "notification_job"
-          WHERE "status" = 'pending' AND "due_at" <= ${now}
-          ORDER BY "due_at"
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-         AND "status" = 'pending'
-      RETURNING "id", "kind", "address", "locale", "attempts"`;
+             "attempts" = "job"."attempts" + 1, "result" = NULL, "updated_at" = ${now}
+        FROM "picked"
+       WHERE "job"."id" = "picked"."id" AND "job"."status" = 'pending'
+      RETURNING "job"."id", "job"."kind", "job"."address", "job"."locale", "job"."attempts"`;
   }
 
   /**

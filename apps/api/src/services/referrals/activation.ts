@@ -183,16 +183,18 @@ export function createReferralActivation(options: ActivationOptions) {
    */
   async function activateDue(limit: number, recheckAfterMs = 0): Promise<{ checked: number; payable: number }> {
     const now = new Date();
+    // Picked once (a materialised CTE), so that no rescan of the pick inside a semi-join takes more than `limit`.
     const due = await prisma.$queryRaw<{ id: string }[]>`
-      UPDATE "referral" SET "last_checked_at" = ${now}
-       WHERE "id" IN (
-         SELECT "id" FROM "referral"
-          WHERE "status" = 'pending' AND ("last_checked_at" IS NULL OR "last_checked_at" <= ${new Date(now.getTime() - recheckAfterMs)})
-          ORDER BY "last_checked_at" ASC NULLS FIRST, "created_at" ASC
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-         AND "status" = 'pending'
-      RETURNING "id"`;
+      WITH "picked" AS MATERIALIZED (
+        SELECT "id" FROM "referral"
+         WHERE "status" = 'pending' AND ("last_checked_at" IS NULL OR "last_checked_at" <= ${new Date(now.getTime() - recheckAfterMs)})
+         ORDER BY "last_checked_at" ASC NULLS FIRST, "created_at" ASC
+         LIMIT ${limit}
+         FOR UPDATE SKIP LOCKED)
+      UPDATE "referral" AS "referral" SET "last_checked_at" = ${now}
+        FROM "picked"
+       WHERE "referral"."id" = "picked"."id" AND "referral"."status" = 'pending'
+      RETURNING "referral"."id"`;
     let payable = 0;
     for (const { id } of due) {
       try {
