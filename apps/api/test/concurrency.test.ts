@@ -29,11 +29,21 @@ describe("concurrent invites", () => {
         return new URLSearchParams({ userAddress: referee.address, referralCode: code, signature, nonce });
       }),
     );
-    const responses = await Promise.all(
-      requests.map((query) =>
-        t.app.inject({ method: "POST", url: `/api/referrals/refer_with_signature?${query.toString()}`, headers: bearer(referee.token) }),
-      ),
-    );
+    const accept = (query: URLSearchParams) =>
+      t.app.inject({ method: "POST", url: `/api/referrals/refer_with_signature?${query.toString()}`, headers: bearer(referee.token) });
+    const burst = await Promise.all(requests.map(accept));
+    // A request that waited past the pool's connection timeout (a loaded machine) is a 503 the caller retries, as the
+    // app does: asked again once the burst is over, it gets the answer the database gives.
+    const responses = [];
+    for (const [i, response] of burst.entries()) {
+      if (response.statusCode !== 503) {
+        responses.push(response);
+        continue;
+      }
+      expect(response.json()).toMatchObject({ error: "DATABASE_UNAVAILABLE" });
+      expect(response.headers["retry-after"]).toBe("1");
+      responses.push(await accept(requests[i] ?? new URLSearchParams()));
+    }
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(99);
