@@ -8,6 +8,8 @@ test("9a. a 3.0 human's move rejected in the wallet before 3.0 closes stays kept
   const { app } = sim;
   await sim.open();
   await sim.selectWallet("heidi-main");
+  // Journey 6b set Heidi's World App to Portuguese; this journey reads the English labels.
+  await sim.setLanguage("en");
   await sim.ensureSignedIn();
   await sim.ensureVerified();
   const card = app.getByRole("region", { name: "Move to World ID 4.0" });
@@ -56,6 +58,8 @@ test("9c. after 3.0 closes, a kept move enrols its human instead, and she claims
   const { app } = sim;
   await sim.open();
   await sim.selectWallet("heidi-main");
+  // Journey 6b set Heidi's World App to Portuguese; this journey reads the English labels.
+  await sim.setLanguage("en");
   await sim.ensureSignedIn();
   await expect(app.getByRole("region", { name: "Move to World ID 4.0" })).toHaveCount(0);
   const slider = app.getByRole("slider");

@@ -186,6 +186,8 @@ export class Simulator {
   }
 
   async setLanguage(language: string): Promise<void> {
+    // Choosing the language the device already has changes nothing (no relaunch, no status to wait for).
+    if ((await this.page.locator("#language").inputValue()) === language) return;
     await this.control(`Device language ${language}`, async () => {
       await this.page.locator("#language").selectOption(language);
     });
