@@ -203,6 +203,20 @@ describe("docker-compose.yml", () => {
     expect(web?.deploy?.update_config).toMatchObject({ order: "stop-first", failure_action: "rollback" });
   });
 
+  it("reaches every service by its tasks' own addresses (no virtual IP: a host without IPVS cannot reach one)", () => {
+    const stack = parse(readRepoFile("packages/deploy/rehearsal/stack.yml"), { merge: true }) as { services: Record<string, ComposeService> };
+    // stack.yml adds services and overrides some of compose's keys (web's networks): each service's deploy where it is.
+    const services = { ...loadCompose(productionEnv()).services, ...Object.fromEntries(Object.entries(stack.services).filter(([, definition]) => definition.deploy)) };
+    const withVirtualIp = Object.entries(services).filter(([, definition]) => definition?.deploy?.endpoint_mode !== "dnsrr").map(([name]) => name);
+    expect(withVirtualIp).toEqual([]);
+  });
+
+  it("has no '-' in a required setting's message: docker stack deploy reads the text after it as a default value", () => {
+    const messages = [...readRepoFile("docker-compose.yml").matchAll(/\$\{(\w+):\?([^}]*)\}/g)];
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages.filter(([, , message]) => message?.includes("-")).map(([, name]) => name)).toEqual([]);
+  });
+
   it("runs the development chain only in the rehearsal's additions (stack.yml)", () => {
     const stack = parse(readRepoFile("packages/deploy/rehearsal/stack.yml"), { merge: true }) as { services: Record<string, ComposeService> };
     expect(stack.services.chain?.build?.target).toBe("chain");
