@@ -3,7 +3,7 @@
 # (a minute in the rehearsal, BACKUP_INTERVAL) with retention (the newest BACKUP_KEEP, 3 here), each dump beside a
 # manifest of every table's rows and checksum read in the dump's own snapshot. One more is taken now with the same
 # script (`oro-backup once`). A new, separate PostgreSQL (a container of the postgres image on no network) restores
-# the newest dump and the oldest one kept, each into a fresh database.
+# the newest dump and the newest scheduled one, each into a fresh database.
 # Goals: the schedule ran and retention held (at least 2 dumps, at most BACKUP_KEEP, each with its manifest); each
 # restore matches its dump's manifest table by table (rows and checksum, every table of schema public); the restore
 # of the newest holds the users the journeys made.
@@ -26,7 +26,9 @@ drill "scheduled dumps kept: $(wc -w <<<"$scheduled") (BACKUP_KEEP $keep), manif
 [ "$(wc -w <<<"$scheduled")" -ge 2 ] || fail "fewer than 2 scheduled dumps: the schedule did not run"
 [ "$(wc -w <<<"$scheduled")" -le "$keep" ] || fail "more dumps than BACKUP_KEEP: retention did not hold"
 [ "$manifests" = "$(wc -w <<<"$scheduled")" ] || fail "a dump has no manifest"
-oldest=$(head -1 <<<"$scheduled")
+# The newest scheduled dump, not the oldest: the dump `oro-backup once` adds below (and a scheduled one meanwhile)
+# makes retention delete the oldest kept before the drill could copy it.
+oldest=$(tail -1 <<<"$scheduled")
 
 started=$(date +%s%N)
 newest=$("$DOCKER" exec "$backup" oro-backup once) || { fail "oro-backup once failed"; exit 1; }
