@@ -21,7 +21,10 @@ sleep 10
 pid=$(app_pid "$victim")
 stopped_ms=$(($(date +%s%N) / 1000000))
 kill -STOP "$pid"
-replaced=$(wait_service_healthy api 120 2 "$victim") || fail "no healthy replacement within 120 s"
+# Swarm stops the unhealthy task with SIGTERM, which a stopped process receives only as the SIGKILL at the end of the
+# API's stop_grace_period (270 s, so that a healthy replica's reminder requests are answered), and only then starts
+# its replacement: out of rotation within seconds, two healthy replicas again within the grace period and a start.
+replaced=$(wait_service_healthy api 420 2 "$victim") || fail "no healthy replacement within 420 s"
 drill "two healthy replicas without $victim again $replaced s after the stop ($(health_of "$victim" 2>/dev/null || echo gone))"
 kill -CONT "$pid" 2>/dev/null || true
 finish_traffic 5000
