@@ -1,6 +1,7 @@
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { addressSchema } from "../../schemas/common.js";
+import { rememberDevices } from "../../services/notifications/outbox-transport.js";
 
 const outboxQuerySchema = z.object({
   address: addressSchema.optional(),
@@ -80,7 +81,10 @@ const devRoutes: FastifyPluginCallbackZod = (fastify, _options, done) => {
   fastify.post("/world-app", { schema: { hide: true, body: worldAppBodySchema, response: { 204: z.null() } } }, async (request, reply) => {
     const world = fastify.services.developmentWorld;
     if (!world) return reply.status(204).send(null);
-    for (const user of request.body.users ?? []) world.devices.set(user.address.toLowerCase(), { language: user.language, notifications: user.notifications });
+    const users = request.body.users ?? [];
+    if (users.length > 0) {
+      await rememberDevices(fastify.services.database.prisma, world, Object.fromEntries(users.map((user) => [user.address.toLowerCase(), { language: user.language, notifications: user.notifications }])));
+    }
     if (request.body.app) world.route.settings(request.body.app);
     if (request.body.upstream) world.upstream = request.body.upstream;
     return reply.status(204).send(null);

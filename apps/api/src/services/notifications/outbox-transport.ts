@@ -3,6 +3,29 @@ import type { PrismaClient } from "../../generated/prisma/client.js";
 import { readWorldAnswer, refuseWhatWorldRefuses, TransportError, worldRequestBody, type NotificationTransport } from "./transport.js";
 import { createWorldRoute, worldApiKey, type WorldAppDevice, type WorldRoute, type WorldUpstream } from "./world-route.js";
 
+/** Where the devices the simulator told are kept, so that every replica's outbox answers with the same ones. */
+const DEVICES_SETTING = "development_world_devices";
+
+/**
+ * Records what the simulator told of some devices (POST /api/dev/world-app) where every replica reads it: the
+ * simulator reaches one replica through the load balancer, and the reminder may be sent by another.
+ */
+export async function rememberDevices(prisma: PrismaClient, world: DevelopmentWorld, devices: Record<string, WorldAppDevice>): Promise<void> {
+  for (const [address, device] of Object.entries(devices)) world.devices.set(address, device);
+  await prisma.$transaction(async (tx) => {
+    const stored = await tx.setting.findUnique({ where: { key: DEVICES_SETTING } });
+    const all = { ...(stored ? (JSON.parse(stored.value) as Record<string, WorldAppDevice>) : {}), ...devices };
+    const value = JSON.stringify(all);
+    await tx.setting.upsert({ where: { key: DEVICES_SETTING }, create: { key: DEVICES_SETTING, value }, update: { value } });
+  });
+}
+
+async function recallDevices(prisma: PrismaClient, world: DevelopmentWorld): Promise<void> {
+  const stored = await prisma.setting.findUnique({ where: { key: DEVICES_SETTING } });
+  if (!stored) return;
+  for (const [address, device] of Object.entries(JSON.parse(stored.value) as Record<string, WorldAppDevice>)) world.devices.set(address, device);
+}
+
 /** World as the development outbox plays it: its route (world-route.ts) and the key the API presents to it. */
 export interface DevelopmentWorld {
   route: WorldRoute;
@@ -54,6 +77,7 @@ export function createOutboxTransport(prisma: PrismaClient, log: FastifyBaseLogg
         // Nothing was written: as a request whose body never left World's transport, it may be sent again.
         throw new TransportError(`the request never left: ${(error as Error).message}`, "not-sent");
       }
+      await recallDevices(prisma, world);
       const chosen = new Map(recipients.map((recipient) => [recipient.address.toLowerCase(), recipient.locale]));
       const answer = world.route.answer(`Bearer ${world.apiKey}`, JSON.stringify(body), (address) => chosen.get(address.toLowerCase()) ?? "en");
       // World answers a request whose upstream it retried only after its tries.
