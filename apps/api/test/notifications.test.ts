@@ -294,6 +294,24 @@ describe("sending reminders (development outbox)", () => {
     expect(await prisma().notificationOutbox.count({ where: { address: recipients[0]?.address } })).toBe(0);
   });
 
+  it("the development outbox of every replica answers with the devices the simulator told any of them", async () => {
+    // The simulator reaches one replica through the load balancer; the reminder may be sent by another.
+    const other = await createTestApp({ indexer, env, testDatabase: t.db });
+    try {
+      const otherWorld = other.app.services.developmentWorld;
+      if (!otherWorld) throw new Error("no development World");
+      const french = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+      const told = await t.app.inject({ method: "POST", url: "/api/dev/world-app", payload: { users: [{ address: french, language: "fr", notifications: true }] } });
+      expect(told.statusCode).toBe(204);
+      const outbox = createOutboxTransport(prisma(), other.app.log, other.config.notifications.appId, otherWorld);
+      const link = `worldapp://mini-app?app_id=${other.config.notifications.appId}&path=%2F`;
+      expect(await outbox.send([{ jobId: randomUUID(), address: french, locale: "en" }], { localisations: claimReminderLocalisations(), miniAppPath: link })).toEqual([{ address: french, sent: true }]);
+      expect(await prisma().notificationOutbox.findMany({ where: { address: french } })).toEqual([expect.objectContaining({ language: "fr", sent: true })]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("the development outbox answers as World's route does: the World App's language, World's reason, its refusals", async () => {
     const world = t.app.services.developmentWorld;
     if (!world) throw new Error("no development World");
