@@ -8,7 +8,6 @@
 // --server PATH runs another copy of the API's src/server.ts (an earlier version, to compare on the same machine).
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { createScratchDatabase } from "../src/db/scratch.js";
 import {
   addressOf,
@@ -23,6 +22,7 @@ import {
   tokenOf,
   waitForOk,
   type Measure,
+  stop,
 } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
@@ -101,11 +101,7 @@ async function main(): Promise<void> {
       console.log(`| ${row.name} | ${Math.round(row.requests)} | ${row.p50} | ${row.p99} | ${cpu} | ${row.errors} |`);
     }
   } finally {
-    if (api && api.exitCode === null && api.signalCode === null) {
-      const exited = once(api, "exit");
-      api.kill("SIGTERM");
-      await exited;
-    }
+    await stop(api);
     await indexer.stop();
     await scratch.drop();
   }

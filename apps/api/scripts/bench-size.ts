@@ -32,6 +32,7 @@ import {
   startFakeIndexer,
   tokenOf,
   waitForOk,
+  stop,
 } from "./bench-support.js";
 
 const smoke = process.argv.includes("--smoke");
@@ -227,11 +228,7 @@ async function measureSize(users: number): Promise<SizeRun> {
     const followers = followersToo ? await measureFollowers(scratch.url, indexer.url, users, referrals, api.pid) : undefined;
     return { users, bigInvites, seedSeconds, answerBytes: Buffer.byteLength(firstText), results, atRate, ceiling, load, followers };
   } finally {
-    if (api && api.exitCode === null && api.signalCode === null) {
-      const exited = once(api, "exit");
-      api.kill("SIGTERM");
-      await exited;
-    }
+    await stop(api);
     await indexer.stop();
     await scratch.drop();
   }

@@ -134,6 +134,14 @@ export async function startFakeIndexer(): Promise<{ url: string; stop: () => Pro
   };
 }
 
+/** Stops a process `start` began, if it still runs, and waits for it to exit. */
+export async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await exited;
+}
+
 /** Node itself with tsx's loader, so that the PID is the server's own (and it can be profiled). */
 export function start(name: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
