@@ -162,6 +162,8 @@ const schema = z.object({
    * counts alone (the embedded default of `pnpm start`).
    */
   RATE_LIMIT_REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: "must be a redis:// or rediss:// URL" }).optional(),
+  /** How long a count in that Redis may take before the request is let through uncounted (a slow store never slows the API). */
+  RATE_LIMIT_REDIS_TIMEOUT: duration.default(250),
 
   SESSION_TTL: duration.default(30 * 86_400_000),
   SESSION_COOKIE_NAME: z.string().regex(/^[\w-]+$/).default("oro_session"),
@@ -336,6 +338,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
       readyPerIp: raw.RATE_LIMIT_READY_PER_IP,
       sessionRefusalsPerIp: raw.RATE_LIMIT_SESSION_REFUSALS_PER_IP,
       redisUrl: raw.RATE_LIMIT_REDIS_URL,
+      redisTimeoutMs: raw.RATE_LIMIT_REDIS_TIMEOUT,
     },
     session: {
       ttlMs: raw.SESSION_TTL,

@@ -40,7 +40,7 @@ export default fp<{ config: Config }>(
       done();
     });
     fastify.decorate("documentHeaders", documentHeaders);
-    const store = config.rateLimit.redisUrl ? sharedStore(fastify, config.rateLimit.redisUrl) : undefined;
+    const store = config.rateLimit.redisUrl ? sharedStore(fastify, config.rateLimit.redisUrl, config.rateLimit.redisTimeoutMs) : undefined;
     fastify.decorate("rateLimitStore", { shared: store !== undefined, available: () => store?.available() ?? true });
     await fastify.register(rateLimit, {
       global: true,
@@ -140,12 +140,12 @@ async function helmetHeaders(options: FastifyHelmetOptions): Promise<Record<stri
  * went away and when it came back. A store that is connected but fails to count (`counted` hears each call) is
  * logged and reported unavailable the same way.
  */
-function sharedStore(fastify: FastifyInstance, url: string): { redis: Redis; available: () => boolean; counted: (failure?: Error) => void } {
+function sharedStore(fastify: FastifyInstance, url: string, timeoutMs: number): { redis: Redis; available: () => boolean; counted: (failure?: Error) => void } {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 1_000,
-    commandTimeout: 250,
+    commandTimeout: timeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
   });
   let available: boolean | undefined;
