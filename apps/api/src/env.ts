@@ -130,6 +130,8 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   /** Connections each process opens to PostgreSQL at most (Prisma and the hot statements share them). */
   DATABASE_POOL_SIZE: integer(1, 500).default(10),
+  /** How long a request waits for a database connection (a free one or a new one) before it answers 503. */
+  DATABASE_CONNECT_TIMEOUT: duration.default(3_000),
   PGLITE_DATA_DIR: z.string().default(path.join(appRoot, ".data", "pglite")),
   /**
    * true: apply the migrations at start (under an advisory lock); wait: a release step applies them (the compose
@@ -323,7 +325,7 @@ function toConfig(raw: z.output<typeof schema>, claimContract: Address) {
     trustProxyHops: raw.TRUST_PROXY_HOPS,
     metrics: { port: raw.METRICS_PORT, host: raw.METRICS_HOST },
     database: raw.DATABASE_URL
-      ? ({ kind: "postgres", url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE } as const)
+      ? ({ kind: "postgres", url: raw.DATABASE_URL, poolSize: raw.DATABASE_POOL_SIZE, connectTimeoutMs: raw.DATABASE_CONNECT_TIMEOUT } as const)
       : ({ kind: "pglite", dataDir: raw.PGLITE_DATA_DIR } as const),
     migrations: { onStart: raw.MIGRATE_ON_START, waitMs: raw.MIGRATION_WAIT },
     readiness: { intervalMs: raw.READY_CHECK_INTERVAL, timeoutMs: raw.READY_CHECK_TIMEOUT },

@@ -126,7 +126,7 @@ describe("configuration", () => {
   });
 
   it("sizes each process's PostgreSQL pool by DATABASE_POOL_SIZE (10 unless told)", () => {
-    expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro" }).database).toEqual({ kind: "postgres", url: "postgresql://oro@db/oro", poolSize: 10 });
+    expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro" }).database).toEqual({ kind: "postgres", url: "postgresql://oro@db/oro", poolSize: 10, connectTimeoutMs: 3_000 });
     expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro", DATABASE_POOL_SIZE: "40" }).database).toMatchObject({ poolSize: 40 });
     expect(() => loadConfig({ DATABASE_URL: "postgresql://oro@db/oro", DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
   });

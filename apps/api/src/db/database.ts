@@ -11,10 +11,12 @@ import { applyMigrations, type Migration, type MigrationResult, type SqlConnecti
  * database may start from `snapshot`, a dump of another's data folder (PGlite's dumpDataDir): the tests start each
  * database from one migrated copy instead of creating a cluster each time (about 3 s of CPU against 0.7 s here).
  */
-export type DatabaseTarget = { kind: "postgres"; url: string; poolSize?: number } | { kind: "pglite"; dataDir: string; snapshot?: Blob };
+/** `connectTimeoutMs`: how long a query may wait for a connection of the pool (a free one, or a new one opened). */
+export type DatabaseTarget = { kind: "postgres"; url: string; poolSize?: number; connectTimeoutMs?: number } | { kind: "pglite"; dataDir: string; snapshot?: Blob };
 
 /** pg's own default. */
 const DEFAULT_POOL_SIZE = 10;
+const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 
 /**
  * A statement on a hot path, run on the driver rather than through Prisma (whose query engine costs the API 80–150 µs
@@ -114,14 +116,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === "postgres" ? openPostgres(target.url, target.poolSize ?? DEFAULT_POOL_SIZE) : openPglite(target.dataDir, target.snapshot);
+  return target.kind === "postgres" ? openPostgres(target.url, target.poolSize ?? DEFAULT_POOL_SIZE, target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) : openPglite(target.dataDir, target.snapshot);
 }
 
-function openPostgres(url: string, poolSize: number): Database {
-  // One pool for Prisma and the hot statements: one set of limits and timeouts. A new connection that takes longer
-  // than this fails, so that a request answers 503 soon when PostgreSQL is gone (a connection to an address that no
+function openPostgres(url: string, poolSize: number, connectTimeoutMs: number): Database {
+  // One pool for Prisma and the hot statements: one set of limits and timeouts. A connection that takes longer
+  // than connectTimeoutMs fails, so that a request answers 503 soon when PostgreSQL is gone (a connection to an address that no
   // longer answers would otherwise wait for the kernel's own timeout).
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 3_000, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, max: poolSize });
   // An idle connection that breaks is dropped by the pool and replaced on the next query; unheard, its error would
   // end the process.
   pool.on("error", () => undefined);

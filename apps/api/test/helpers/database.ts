@@ -41,7 +41,9 @@ export async function createTestDatabase(migrations?: Migration[]): Promise<Test
   }
   // ORO_TEST_DATABASE_PREFIX: whose databases these are, when several people's suites share one server.
   const scratch = await createScratchDatabase(serverUrl, process.env.ORO_TEST_DATABASE_PREFIX ?? "oro_api_test");
-  const database = await openDatabase({ kind: "postgres", url: scratch.url });
+  // The tests measure what the database holds, not how fast a connection comes: on a loaded machine opening one
+  // took over the production 3 s (a 503 in a test's own sign-in).
+  const database = await openDatabase({ kind: "postgres", url: scratch.url, connectTimeoutMs: 30_000 });
   await database.migrate(migrations);
   return {
     database,
