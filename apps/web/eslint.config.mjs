@@ -4,6 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import root from "../../eslint.config.mjs";
 
 const featuresDir = resolve(import.meta.dirname, "src/features");
+const routesDir = resolve(import.meta.dirname, "src/routes");
 
 /** The literal of an import, export-from or import(), if the node is one. */
 function importSource(node) {
@@ -57,12 +58,13 @@ const boundaries = {
         `${source} is used through src/lib/world-app/ only (one wrapper per command): call the wrapper or its hook`,
     ),
     "feature-imports-through-index": importRule(
-      "a feature imports another feature only through its index.ts",
+      "a feature or a route imports a feature only through its index.ts",
       (source, filename) => {
         if (!source.startsWith(".")) return false;
         const from = relative(featuresDir, filename).split("/")[0];
-        // Routes and the entry are not features: they mount screens (src/routes/, one file per screen).
-        if (!from || from.startsWith("..")) return false;
+        const inRoutes = !relative(routesDir, filename).startsWith("..");
+        // The entry (main.tsx, router.tsx) is no feature nor a route: it mounts the layout every route is nested in.
+        if (!inRoutes && (!from || from.startsWith(".."))) return false;
         const [feature, ...rest] = relative(featuresDir, resolve(dirname(filename), source)).split("/");
         if (!feature || feature.startsWith("..") || feature === from || rest.length === 0) return false;
         if (rest.length === 1 && rest[0] === "index") return false;

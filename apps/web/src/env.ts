@@ -74,14 +74,5 @@ export const env = {
   socialUrl: raw.VITE_SOCIAL_URL,
 } as const;
 
-/**
- * The development wallet (local keys, development proofs, the local chain) for a plain browser. Vite replaces
- * `import.meta.env.DEV` with `false` in a production build, so this is `null` and the module is never bundled.
- */
-export const loadDevWallet = import.meta.env.DEV ? () => import("./lib/world-app/dev/dev-wallet") : null;
-
-/** The development account picker, under the same rule as the development wallet. */
-export const loadDevWalletPicker = import.meta.env.DEV ? () => import("./lib/world-app/dev/DevWalletPicker") : null;
-
 /** Development logs monitoring events to the console. */
 export const logMonitoringEvents = import.meta.env.DEV;

@@ -5,9 +5,10 @@ import { captureDeepLinkReferral } from "./features/referral/deep-link";
 import { initI18n } from "./i18n";
 import { createDefaultServices } from "./lib/default-services";
 import { createQueryClient } from "./lib/query-client";
-import { applySafeAreaInsets, installMiniKit } from "./lib/world-app/install";
+import { applySafeAreaInsets, installDevelopmentWallet, installMiniKit } from "./lib/world-app/install";
 
 installMiniKit();
+installDevelopmentWallet();
 applySafeAreaInsets();
 captureDeepLinkReferral(window.location.search);
 

@@ -1,14 +1,17 @@
 import { buildDevProof, DEV_PROFILE, devNullifierHash } from "@oro/clients";
 import { getAddress, verifyMessage } from "viem";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readStored } from "../src/lib/storage";
 import { devFallbackAvailable, getDevWallet } from "../src/lib/world-app/fallback";
-import { isInWorldApp } from "../src/lib/world-app/install";
+import { installDevelopmentWallet, isInWorldApp } from "../src/lib/world-app/install";
 import { verifyHuman } from "../src/lib/world-app/verify";
 import { walletAuth } from "../src/lib/world-app/wallet-auth";
 
 /** Outside World App in development, the commands fall back to the development wallet (local keys). */
 describe("development wallet", () => {
+  // What main.tsx does at start-up.
+  beforeAll(installDevelopmentWallet);
+
   it("is used outside World App in a development build on the local chain", () => {
     expect(isInWorldApp()).toBe(false);
     expect(devFallbackAvailable()).toBe(true);

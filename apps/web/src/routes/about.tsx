@@ -1,5 +1,5 @@
 import { loadScreenStrings } from "../i18n";
-import { AboutScreen } from "../features/about/AboutScreen";
+import { AboutScreen } from "../features/about";
 
 // The screen's strings come with it (their own chunk), before it renders.
 await loadScreenStrings();

@@ -1,5 +1,5 @@
 import { loadScreenStrings } from "../i18n";
-import { AppsScreen } from "../features/apps/AppsScreen";
+import { AppsScreen } from "../features/apps";
 
 // The screen's strings come with it (their own chunk), before it renders.
 await loadScreenStrings();

@@ -1,4 +1,4 @@
-import { ClaimScreen } from "../features/claim/ClaimScreen";
+import { ClaimScreen } from "../features/claim";
 
 export function ClaimRoute() {
   return <ClaimScreen />;

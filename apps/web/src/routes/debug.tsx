@@ -1,10 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { deployment, env } from "../env";
-import { clearAssignment, browserCookies, experimentCookieName } from "../features/experiments/assignment";
-import { EXPERIMENTS, type ExperimentName } from "../features/experiments/experiments";
-import { isExperimentOn } from "../features/experiments/use-experiment";
-import { useSession } from "../features/session/use-session";
+import { browserCookies, clearAssignment, EXPERIMENTS, experimentCookieName, isExperimentOn, type ExperimentName } from "../features/experiments";
+import { useSession } from "../features/session";
 import { useServices } from "../lib/services";
 import { STORAGE_KEYS, clearStored, useStored, type StorageKey } from "../lib/storage";
 import { devFallbackAvailable } from "../lib/world-app/fallback";

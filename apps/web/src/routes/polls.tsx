@@ -1,5 +1,5 @@
 import { loadScreenStrings } from "../i18n";
-import { PollsScreen } from "../features/polls/PollsScreen";
+import { PollsScreen } from "../features/polls";
 
 // The screen's strings come with it (their own chunk), before it renders.
 await loadScreenStrings();

@@ -1,5 +1,5 @@
 import { loadScreenStrings } from "../i18n";
-import { StatsScreen } from "../features/stats/StatsScreen";
+import { StatsScreen } from "../features/stats";
 
 // The screen's strings come with it (their own chunk), before it renders.
 await loadScreenStrings();

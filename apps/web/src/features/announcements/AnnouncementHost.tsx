@@ -5,7 +5,6 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { GiftIcon } from "../../components/Icons";
 import { Modal } from "../../components/Modal";
-import { env } from "../../env";
 import { loadScreenStrings } from "../../i18n";
 import { isLanguage } from "../../i18n/languages";
 import { formatClaimAmount } from "../../lib/format";
@@ -13,7 +12,7 @@ import { useServices } from "../../lib/services";
 import { readStored, useStored, writeStored } from "../../lib/storage";
 import { AppIcon } from "../apps";
 import { AFTER_CLAIM_QUIET_MS } from "../after-claim";
-import { useClaim } from "../claim";
+import { amountPerMintQuery, useClaim } from "../claim";
 import { ANNOUNCEMENT_DELAY_MS, HALVING_AT, nextAnnouncement, type Announcement } from "./announcements";
 
 // The announcements' strings come with them (the screens namespace).
@@ -54,8 +53,7 @@ export default function AnnouncementHost() {
   );
   // The halving's amount is read from the chain (the claim's own query), never typed in; only when it is next.
   const amountPerMint = useQuery({
-    queryKey: ["amount-per-mint", env.chainId],
-    queryFn: () => chain.readAmountPerMint(),
+    ...amountPerMintQuery(chain),
     enabled: candidate?.kind === "halving" || current?.kind === "halving",
     retry: 1,
   });

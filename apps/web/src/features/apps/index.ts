@@ -1,1 +1,2 @@
 export { AppIcon } from "./AppIcon";
+export { AppsScreen } from "./AppsScreen";

@@ -140,7 +140,13 @@ export function ClaimScreen() {
 
       {address && (
         <Suspense fallback={null}>
-          <ClaimReferral />
+          <ClaimReferral
+            address={address}
+            verification={verification}
+            shown={claim.view === "notVerified" || claim.view === "ready" || claim.view === "notReady"}
+            successAt={claim.successAt}
+            codeModal={{ open: claim.modals.active === "referralCode", show: () => claim.modals.open("referralCode"), close: claim.modals.close }}
+          />
         </Suspense>
       )}
 

@@ -15,6 +15,7 @@ import { balanceKey } from "../balance";
 import { useSession, type SignedInUser } from "../session";
 import { forgetPending, forgetVerification, pendingUsable, settlePending, usePendingEnrolment, usePendingEnrolmentSync, useVerification, useVerify } from "../verification";
 import { useAfterClaimTimeline } from "../after-claim";
+import { amountPerMintQuery } from "./amount-per-mint";
 import { claimViewOf, type ClaimPhase, type ClaimView } from "./claim-view";
 import { useModalQueue } from "./modal-queue";
 import { nextMintKey, useClaimReadiness, type ClaimReadiness } from "./use-claim-readiness";
@@ -97,8 +98,7 @@ export function ClaimProvider({ children }: { children: ReactNode }) {
   const verifyMutation = useVerify(address, () => modals.open("verifyInfo"));
   const verifyFailure = verifyMutation.error ? toWorldAppError("verify", verifyMutation.error).code : null;
   const amountPerMint = useQuery({
-    queryKey: ["amount-per-mint", env.chainId],
-    queryFn: () => chain.readAmountPerMint(),
+    ...amountPerMintQuery(chain),
     enabled: verification !== null,
     ...backoffRetry,
   });

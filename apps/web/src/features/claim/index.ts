@@ -1,2 +1,4 @@
-// The claim state every screen of the shell shares (the claim screen itself is src/routes/claim.tsx's).
+// The claim screen (src/routes/claim.tsx), and the claim state every screen of the shell shares.
+export { ClaimScreen } from "./ClaimScreen";
+export { amountPerMintQuery } from "./amount-per-mint";
 export { ClaimProvider, useClaim } from "./claim-context";

@@ -1,1 +1,3 @@
-export { useExperiment } from "./use-experiment";
+export { browserCookies, clearAssignment, experimentCookieName } from "./assignment";
+export { EXPERIMENTS, type ExperimentName } from "./experiments";
+export { isExperimentOn, useExperiment } from "./use-experiment";

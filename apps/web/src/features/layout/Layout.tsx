@@ -1,21 +1,18 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { Outlet } from "react-router";
-import { loadDevWalletPicker } from "../../env";
 import { Announcements } from "../announcements";
 import { useServices } from "../../lib/services";
-import { getDevWallet } from "../../lib/world-app/fallback";
+import { devWalletPicker } from "../../lib/world-app/fallback";
 import { ClaimProvider, useClaim } from "../claim";
 import { Header } from "./Header";
 import { useSendLocaleOnce } from "../locale";
 import { TabBar } from "./TabBar";
 
-const DevWalletPicker = loadDevWalletPicker ? lazy(loadDevWalletPicker) : null;
-
-const loadPickerWallet = () => getDevWallet("picker");
-
 function Shell() {
   const { user } = useClaim();
   const { wallet } = useServices();
+  // Installed with the development wallet at start-up; a production build has none.
+  const DevWalletPicker = devWalletPicker();
   useSendLocaleOnce(user?.address ?? null);
   return (
     <div className="app">
@@ -27,7 +24,7 @@ function Shell() {
       </main>
       {DevWalletPicker && !wallet.isInWorldApp() && (
         <Suspense fallback={null}>
-          <DevWalletPicker loadWallet={loadPickerWallet} />
+          <DevWalletPicker />
         </Suspense>
       )}
       <TabBar />

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { Address } from "viem";
 import { loadScreenStrings } from "../../i18n";
 import { SCREEN_NAMESPACES } from "../../i18n/screens";
 import { GiftIcon } from "../../components/Icons";
 import { mintRecordKey, mintRecordOf } from "../../lib/chain";
 import { useServices } from "../../lib/services";
 import { clearStored, useStored, writeStored } from "../../lib/storage";
-import { useClaim } from "../claim";
+import type { VerificationResult } from "../../lib/world-app/verify";
 import { acceptReferral, type AcceptedReferral } from "./accept-referral";
 import { referralErrorCode, referralErrorMessageKey } from "./referral-errors";
 import { ReferralCodeModal } from "./ReferralCodeModal";
@@ -20,18 +21,28 @@ await loadScreenStrings();
 type Banner = "alreadyExists" | "alreadyClaimed";
 type Source = "modal" | "deepLink";
 
+/** What the claim screen tells the referral part of it (the claim's state stays the claim feature's). */
+export interface ClaimReferralProps {
+  address: Address;
+  verification: VerificationResult | null;
+  /** Whether the claim screen shows the referral part now; it stays mounted (and keeps its banners) while hidden. */
+  shown: boolean;
+  /** When the last claim succeeded (ms): the answer on the referral changes with it. */
+  successAt: number | null;
+  /** The code modal takes its turn in the claim screen's queue of modals. */
+  codeModal: { open: boolean; show: () => void; close: () => void };
+}
+
 /**
  * The referral part of the claim screen: the 'were you referred' card and its code modal, the approve button for
  * a code that came with a deep link, and the banners. Whether the user may still accept a code is the API's
  * answer (per human), never a guess here.
  */
-export function ClaimReferral() {
+export function ClaimReferral({ address, verification, shown, successAt, codeModal }: ClaimReferralProps) {
   const { t } = useTranslation(SCREEN_NAMESPACES, { nsMode: "fallback" });
   const { api, wallet, chain } = useServices();
   const queryClient = useQueryClient();
-  const claim = useClaim();
-  const address = claim.user?.address ?? null;
-  const verified = claim.verification !== null;
+  const verified = verification !== null;
   const eligibility = useReferralEligibility(address);
   const deepLink = useStored("referralCode");
   const [code, setCode] = useState("");
@@ -44,12 +55,12 @@ export function ClaimReferral() {
     mutationFn: (codeToAccept: string) =>
       acceptReferral(
         { api, wallet },
-        { address, verified, code: codeToAccept, ownCode: () => (address ? fetchOwnReferralCode(queryClient, api, address) : Promise.resolve(null)) },
+        { address, verified, code: codeToAccept, ownCode: () => fetchOwnReferralCode(queryClient, api, address) },
       ),
     onSuccess: (result) => {
       setAccepted(result);
       clearStored("referralCode");
-      if (claim.modals.active === "referralCode") claim.modals.close();
+      if (codeModal.open) codeModal.close();
       void queryClient.invalidateQueries({ queryKey: referralEligibilityKey(address) });
     },
     onError: (error) => {
@@ -80,26 +91,25 @@ export function ClaimReferral() {
   }, [answer, deepLink]);
 
   // A claim changes the answer: ask again.
-  const { successAt } = claim;
   useEffect(() => {
     if (successAt !== null) void queryClient.invalidateQueries({ queryKey: referralEligibilityKey(address) });
   }, [successAt, address, queryClient]);
 
   const applied = accepted !== null || answer?.referralApplied === true;
   // The bonus comes with the first claim: once the human has minted, the banner has said what it had to say.
-  const record = claim.verification ? mintRecordOf(claim.verification) : null;
+  const record = verification ? mintRecordOf(verification) : null;
   const mintCount = useQuery({
-    queryKey: ["referral-mint-count", mintRecordKey(record), claim.successAt],
+    queryKey: ["referral-mint-count", mintRecordKey(record), successAt],
     enabled: applied && record !== null,
     queryFn: async () => (record === null ? 0n : (await chain.readMintData(record)).numOfMints),
   });
-  const hasClaimed = claim.successAt !== null || (mintCount.data ?? 0n) > 0n || answer?.reason === "ALREADY_CLAIMED";
+  const hasClaimed = successAt !== null || (mintCount.data ?? 0n) > 0n || answer?.reason === "ALREADY_CLAIMED";
   // After 'already exists' or 'already claimed' no code can apply: the card goes with the approve button.
   const open = answer !== undefined && answer.eligible && !applied && banner === null;
   const referrerName = accepted?.referrerUsername ?? answer?.referrerUsername ?? null;
   const errorText = accept.isError ? t(referralErrorMessageKey(accept.error)) : null;
 
-  if (!address || !["notVerified", "ready", "notReady"].includes(claim.view)) return null;
+  if (!shown) return null;
 
   const submit = (codeToAccept: string, from: Source) => {
     setSource(from);
@@ -165,7 +175,7 @@ export function ClaimReferral() {
             className="button button--small"
             onClick={() => {
               accept.reset();
-              claim.modals.open("referralCode");
+              codeModal.show();
             }}
           >
             {t("referral.enterCode")}
@@ -174,14 +184,14 @@ export function ClaimReferral() {
       )}
 
       <ReferralCodeModal
-        open={claim.modals.active === "referralCode"}
+        open={codeModal.open}
         code={code}
         onCodeChange={(next) => {
           setCode(next);
           if (accept.isError) accept.reset();
         }}
         onSubmit={() => submit(code, "modal")}
-        onClose={claim.modals.close}
+        onClose={codeModal.close}
         submitting={accept.isPending && source === "modal"}
         error={source === "modal" ? errorText : null}
       />

@@ -1,10 +1,9 @@
 import { MiniKit } from "@worldcoin/minikit-js";
 import { getDevWallet } from "./fallback";
 import { toWorldAppError } from "./errors";
+import type { AppPermissions } from "./types/get-permissions";
 
-export interface AppPermissions {
-  notifications: boolean;
-}
+export type * from "./types/get-permissions";
 
 /** The permissions the user gave this mini app (MiniKit `getPermissions`). */
 export async function getPermissions(): Promise<AppPermissions> {

@@ -1,7 +1,7 @@
 import { MiniKit } from "@worldcoin/minikit-js";
+import type { HapticMoment } from "./types/haptics";
 
-/** The moments a person feels in native apps: the slider reaching its end, a claim's success, an error. */
-export type HapticMoment = "slide-complete" | "success" | "error";
+export type * from "./types/haptics";
 
 const FEEDBACK = {
   "slide-complete": { hapticsType: "impact", style: "medium" },

@@ -2,9 +2,9 @@ import { MiniKit } from "@worldcoin/minikit-js";
 import { Permission } from "@worldcoin/minikit-js/commands";
 import { getDevWallet } from "./fallback";
 import { toWorldAppError } from "./errors";
+import type { NotificationPermissionOutcome } from "./types/request-permission";
 
-/** What asking for the notification permission led to. */
-export type NotificationPermissionOutcome = "granted" | "already_granted" | "already_requested" | "denied";
+export type * from "./types/request-permission";
 
 /** Asks World App for the notification permission (MiniKit `requestPermission`). */
 export async function requestNotificationPermission(): Promise<NotificationPermissionOutcome> {

@@ -1,19 +1,11 @@
 import { CHAIN_IDS } from "@oro/clients";
 import { MiniKit } from "@worldcoin/minikit-js";
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import { getDevWallet } from "./fallback";
 import { toWorldAppError } from "./errors";
+import type { ContractCall, SentTransaction } from "./types/send-transaction";
 
-export interface ContractCall {
-  to: Address;
-  data: Hex;
-}
-
-export interface SentTransaction {
-  /** World App's user operation hash, or the transaction hash on the development chain. */
-  id: Hex;
-  via: "world-app" | "development";
-}
+export type * from "./types/send-transaction";
 
 /**
  * Sends one contract call (MiniKit `sendTransaction`). World App only sends to World Chain (480); outside it, the

@@ -1,11 +1,8 @@
 import { MiniKit } from "@worldcoin/minikit-js";
 import { WorldAppError, toWorldAppError } from "./errors";
+import type { ShareContent } from "./types/share";
 
-export interface ShareContent {
-  title?: string;
-  text: string;
-  url?: string;
-}
+export type * from "./types/share";
 
 /** Opens the share sheet (MiniKit `share`); outside World App, the browser's own share sheet or the clipboard. */
 export async function share(content: ShareContent): Promise<void> {

@@ -1,12 +1,10 @@
 import { MiniKit } from "@worldcoin/minikit-js";
-import { getAddress, type Address, type Hex } from "viem";
+import { getAddress, type Hex } from "viem";
 import { getDevWallet } from "./fallback";
 import { WorldAppError, toWorldAppError } from "./errors";
+import type { SignedMessage } from "./types/sign-message";
 
-export interface SignedMessage {
-  address: Address;
-  signature: Hex;
-}
+export type * from "./types/sign-message";
 
 /** Asks the wallet to sign a text (MiniKit `signMessage`, EIP-191 personal_sign); the API checks the signature. */
 export async function signMessage(message: string): Promise<SignedMessage> {

@@ -1,20 +1,10 @@
 import { MiniKit } from "@worldcoin/minikit-js";
-import { getAddress, type Address, type Hex } from "viem";
+import { getAddress, type Hex } from "viem";
 import { getDevWallet } from "./fallback";
 import { WorldAppError, toWorldAppError } from "./errors";
+import type { WalletAuthRequest, WalletAuthSignature } from "./types/wallet-auth";
 
-export interface WalletAuthRequest {
-  /** The API's single-use nonce (alphanumeric, at least 8 characters). */
-  nonce: string;
-  statement: string;
-}
-
-export interface WalletAuthSignature {
-  address: Address;
-  /** The SIWE message the wallet signed. */
-  message: string;
-  signature: Hex;
-}
+export type * from "./types/wallet-auth";
 
 /** Asks the wallet to sign a SIWE message (MiniKit `walletAuth`); the API verifies it. */
 export async function walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature> {

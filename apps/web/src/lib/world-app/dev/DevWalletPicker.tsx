@@ -1,24 +1,21 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { clearStored } from "../../storage";
-import type { DevWallet } from "./dev-wallet";
+import { getDevWallet, type DevWallet } from "../fallback";
 
-/**
- * DEVELOPMENT ONLY: picks which local test account the development wallet signs with; switching signs out. The
- * wallet is handed in (`env.ts` loads this module, and the wallet's loader reads `env.ts`).
- */
-export default function DevWalletPicker({ loadWallet }: { loadWallet: () => Promise<DevWallet> }) {
+/** DEVELOPMENT ONLY: picks which local test account the development wallet signs with; switching signs out. */
+export default function DevWalletPicker() {
   const { t } = useTranslation();
   const [wallet, setWallet] = useState<DevWallet | null>(null);
   const [selected, setSelected] = useState(0);
   useEffect(() => {
-    loadWallet()
+    getDevWallet("picker")
       .then((devWallet) => {
         setWallet(devWallet);
         setSelected(devWallet.selectedIndex());
       })
       .catch(() => setWallet(null));
-  }, [loadWallet]);
+  }, []);
   if (!wallet) return null;
   return (
     <label className="dev-picker">

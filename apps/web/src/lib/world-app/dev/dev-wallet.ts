@@ -1,18 +1,16 @@
 import { buildDevProof, DEV_PROFILE, devNullifierHash } from "@oro/clients";
-import { createWalletClient, defineChain, http, type Address, type Hex } from "viem";
+import { createWalletClient, defineChain, http } from "viem";
 import { mnemonicToAccount, type HDAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { readStored, writeStored } from "../../storage";
-import type { ContractCall } from "../send-transaction";
-import type { WorldId3Verification } from "../verify";
-import type { WalletAuthRequest, WalletAuthSignature } from "../wallet-auth";
+import type { DevWallet } from "../fallback";
 
 /**
  * DEVELOPMENT ONLY: the wallet a plain browser uses instead of World App. Its keys come from Hardhat's public test
  * mnemonic (known to everyone, funded only on the local chain), its World ID proofs are the development proofs the
- * local MockWorldIdRouter accepts, and its transactions go to the local chain. `env.ts` imports this module only
- * in a development build, so a production build never contains it; it is handed its configuration
- * rather than reading `env.ts`, which would make the two import each other.
+ * local MockWorldIdRouter accepts, and its transactions go to the local chain. main.tsx installs it only in a
+ * development build on the local chain, so a production build never contains it; it is handed its configuration,
+ * so that it reads nothing of the app's but the device's storage.
  */
 export const DEV_ACCOUNT_COUNT = 10;
 /** Accounts 0 and 1 are the local owner and voucher signer; a user starts on account 2. */
@@ -25,19 +23,6 @@ export interface DevWalletConfig {
   /** The World ID app and action its development proofs are made for (the local deployment's app by default). */
   worldAppId: string | undefined;
   claimAction: string;
-}
-
-export interface DevWallet {
-  accounts: readonly Address[];
-  selectedIndex(): number;
-  selectAccount(index: number): void;
-  walletAuth(request: WalletAuthRequest): Promise<WalletAuthSignature>;
-  signMessage(message: string): Promise<{ address: Address; signature: Hex }>;
-  sendTransaction(call: ContractCall): Promise<Hex>;
-  verify(signal: Address): WorldId3Verification;
-  username(address: Address): string;
-  permissions(): { notifications: boolean };
-  requestNotificationPermission(): { status: "success"; permission: "notifications"; timestamp: string; version: number };
 }
 
 export function createDevWallet({ chainId, rpcUrl, worldAppId, claimAction }: DevWalletConfig): DevWallet {

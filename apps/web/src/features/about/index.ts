@@ -1,0 +1,1 @@
+export { AboutScreen } from "./AboutScreen";

@@ -1,0 +1,3 @@
+export interface AppPermissions {
+  notifications: boolean;
+}

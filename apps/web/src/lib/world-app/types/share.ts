@@ -1,0 +1,5 @@
+export interface ShareContent {
+  title?: string;
+  text: string;
+  url?: string;
+}

@@ -1,0 +1,6 @@
+import type { Address, Hex } from "viem";
+
+export interface SignedMessage {
+  address: Address;
+  signature: Hex;
+}
