@@ -6,6 +6,7 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
 import importX from "eslint-plugin-import-x";
 import globals from "globals";
 import ts from "typescript";
+import turbo from "eslint-plugin-turbo";
 import tseslint from "typescript-eslint";
 
 /** The folder of the package (nearest package.json) that holds `file`. */
@@ -237,8 +238,17 @@ export default tseslint.config(
     },
   },
   {
-    plugins: { house },
-    rules: { "house/no-relative-import-into-another-package": "error", ...processEnvOnlyInEnvTs },
+    plugins: { house, turbo },
+    rules: {
+      "house/no-relative-import-into-another-package": "error",
+      ...processEnvOnlyInEnvTs,
+      // A variable an app reads by name must be one turbo.json lets through to its tasks (strict mode drops the rest)
+      // or hashes. Not variables: Vite's own import.meta.env.DEV, MODE, PROD, SSR, BASE_URL; nor ORO_BENCH_FIGURES,
+      // which the root `pnpm bench` hands each bench outside turbo (under `turbo run test` no figure is recorded).
+      // The rule sees a name only when written out (process.env.NAME, process.env["NAME"], destructuring), not one
+      // passed to a reader (process.env[name], a schema parsing process.env).
+      "turbo/no-undeclared-env-vars": ["error", { allowList: ["^(DEV|MODE|PROD|SSR|BASE_URL)$", "^ORO_BENCH_FIGURES$"] }],
+    },
   },
   noImportCircle,
   {
@@ -249,6 +259,11 @@ export default tseslint.config(
       "**/env.ts", "**/test/**", "apps/e2e/**", "**/scripts/**", "**/bin/**", "**/*.config.{ts,mts,js,mjs}",
     ],
     rules: { "no-restricted-properties": "off", "no-restricted-imports": "off" },
+  },
+  {
+    // These set up environments of their own for what they start, or run outside turbo (benches, the stack's CLI).
+    files: ["**/test/**", "apps/e2e/**", "**/scripts/**", "**/bin/**", "**/*.config.{ts,mts,js,mjs}"],
+    rules: { "turbo/no-undeclared-env-vars": "off" },
   },
   {
     // A package's lint config extends this one by path: the repository's root is no package to import by name.

@@ -1,5 +1,5 @@
 import { isAddress, isHex, type Address, type Hex } from "viem";
-import { DEV_PRIVATE_KEYS } from "@oro/clients";
+import { DEV_PROFILE } from "@oro/clients";
 import { parseDuration, parseOro } from "./lib/units";
 
 /**
@@ -9,21 +9,7 @@ import { parseDuration, parseOro } from "./lib/units";
  * unless the router, app id, claim signer and deployer key are set explicitly.
  */
 
-/** Hardhat's well-known development accounts (mnemonic "test test ... junk"): public, never for real funds. */
-export const DEV_ACCOUNTS = {
-  /** Account #0: deploys and owns everything on the local chain. */
-  owner: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-  /** Account #1: the referral voucher signer the API uses in development. */
-  claimSigner: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-} as const satisfies Record<string, Address>;
-
-/** Private key of DEV_ACCOUNTS.claimSigner; documented so the API's development profile can sign vouchers. */
-export const DEV_CLAIM_SIGNER_PRIVATE_KEY: Hex = DEV_PRIVATE_KEYS.claimSigner;
-
-export const DEV_APP_ID = "app_staging_oro_local";
 export const CLAIM_ACTION = "claim-tokens-action";
-/** The development relying party (rp_ + 16 hex digits: 0x7a69 is 31337), as the API's development profile signs. */
-export const DEV_WORLD_ID_RP_ID = "rp_0000000000007a69";
 /** World ID 4.0's enrolment action (one uniqueness proof per human, ever). */
 export const ENROLMENT_ACTION = "oro-enrolment";
 /** Phase 2 of World ID 4.0 (2026-06-01T00:00:00Z): a credential issued since has no 3.0 path. */
@@ -67,8 +53,8 @@ function readPort(name: string, fallback: number): number {
   return port;
 }
 
-const chainHost = read("CHAIN_HOST") ?? "127.0.0.1";
-const chainPort = readPort("CHAIN_PORT", 8545);
+const chainHost = read("CHAIN_HOST") ?? DEV_PROFILE.host;
+const chainPort = readPort("CHAIN_PORT", DEV_PROFILE.ports.chain);
 
 export const env = {
   /** Set by the `test` script: the instrumented coverage build then goes to folders of its own. */
@@ -79,7 +65,7 @@ export const env = {
   localRpcUrl: read("LOCAL_RPC_URL") ?? `http://${chainHost}:${chainPort}`,
   worldChainRpcUrl: read("WORLDCHAIN_RPC_URL") ?? "https://worldchain-mainnet.g.alchemy.com/public",
   worldChainSepoliaRpcUrl: read("WORLDCHAIN_SEPOLIA_RPC_URL") ?? "https://worldchain-sepolia.g.alchemy.com/public",
-  /** Deployer and owner key for public networks. The local chain uses DEV_ACCOUNTS.owner. */
+  /** Deployer and owner key for public networks. The local chain uses DEV_ACCOUNTS.owner (lib/dev-accounts.ts). */
   deployerPrivateKey: readPrivateKey("DEPLOYER_PRIVATE_KEY"),
   /** World's router on World Chain; required there, ignored on the local chain (a mock is deployed). */
   worldIdRouter: readAddress("WORLD_ID_ROUTER_ADDRESS"),

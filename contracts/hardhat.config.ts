@@ -2,6 +2,7 @@ import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-toolbox-viem";
+import { CHAIN_IDS, DEV_PROFILE } from "@oro/clients";
 import "./tasks";
 import { env } from "./env";
 
@@ -36,17 +37,17 @@ const config: HardhatUserConfig = {
   defaultNetwork: "hardhat",
   networks: {
     hardhat: {
-      chainId: 31337,
+      chainId: DEV_PROFILE.chainId,
       // Initial balances for the documented development accounts (the standard test mnemonic).
       mining: { auto: true },
     },
     localhost: {
       url: env.localRpcUrl,
-      chainId: 31337,
+      chainId: DEV_PROFILE.chainId,
     },
     worldchain: {
       url: env.worldChainRpcUrl,
-      chainId: 480,
+      chainId: CHAIN_IDS.worldChain,
       accounts: env.deployerPrivateKey ? [env.deployerPrivateKey] : [],
     },
     "worldchain-sepolia": {

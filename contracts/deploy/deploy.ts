@@ -1,8 +1,8 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { formatEther, getAddress, type Address, type Hash } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
-import { buildDevProof, devNullifierHash, rpIdOf } from "@oro/clients";
-import { DEV_ACCOUNTS, DEV_APP_ID, DEV_WORLD_ID_RP_ID, WORLD_ID_VERIFIER_VERSIONS, env } from "../env";
+import { buildDevProof, DEV_PROFILE, devNullifierHash, rpIdOf } from "@oro/clients";
+import { WORLD_ID_VERIFIER_VERSIONS, env } from "../env";
+import { DEV_ACCOUNTS, isDevelopmentAccount } from "../lib/dev-accounts";
 import { refuse } from "../lib/refusal";
 import { inspectWorldIdVerifier } from "../lib/world-id-verifier";
 import { reachable } from "../lib/network";
@@ -167,17 +167,6 @@ export interface ResolvedSettings {
   claimSigner: Address;
 }
 
-/** Hardhat's public development accounts (mnemonic "test test ... junk"): never an owner or signer off the local chain. */
-const DEVELOPMENT_MNEMONIC = "test test test test test test test test test test test junk";
-let developmentAddresses: Set<Address> | undefined;
-
-export function isDevelopmentAccount(address: Address): boolean {
-  developmentAddresses ??= new Set(
-    Array.from({ length: 20 }, (_, addressIndex) => mnemonicToAccount(DEVELOPMENT_MNEMONIC, { addressIndex }).address),
-  );
-  return developmentAddresses.has(getAddress(address));
-}
-
 /**
  * The router, app id and signer to deploy with. Off the development chain every one must be configured, none
  * may be a development value (Hardhat's public accounts, the local app id), and World Chain gets World's own
@@ -188,8 +177,8 @@ export function resolveSettings(chainId: number, isDevelopment: boolean): Resolv
     return {
       worldIdRouter: "0x0000000000000000000000000000000000000000",
       worldIdVerifier: "0x0000000000000000000000000000000000000000",
-      rpId: env.worldIdRpId ?? DEV_WORLD_ID_RP_ID,
-      appId: env.appId ?? DEV_APP_ID,
+      rpId: env.worldIdRpId ?? DEV_PROFILE.worldIdRpId,
+      appId: env.appId ?? DEV_PROFILE.worldAppId,
       claimSigner: env.claimSigner ?? DEV_ACCOUNTS.claimSigner,
     };
   }
@@ -215,11 +204,11 @@ export function resolveSettings(chainId: number, isDevelopment: boolean): Resolv
   } catch (error) {
     refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_RP_ID ${(error as Error).message}`);
   }
-  if (settings.rpId === DEV_WORLD_ID_RP_ID) refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_RP_ID ${DEV_WORLD_ID_RP_ID} is the local development relying party`);
+  if (settings.rpId === DEV_PROFILE.worldIdRpId) refuse(`refusing to deploy to chain ${chainId}: WORLD_ID_RP_ID ${DEV_PROFILE.worldIdRpId} is the local development relying party`);
   if (isDevelopmentAccount(settings.claimSigner)) {
     refuse(`refusing to deploy to chain ${chainId}: CLAIM_SIGNER_ADDRESS ${settings.claimSigner} is one of Hardhat's public development accounts`);
   }
-  if (settings.appId === DEV_APP_ID) refuse(`refusing to deploy to chain ${chainId}: WORLD_APP_ID ${DEV_APP_ID} is the local development app`);
+  if (settings.appId === DEV_PROFILE.worldAppId) refuse(`refusing to deploy to chain ${chainId}: WORLD_APP_ID ${DEV_PROFILE.worldAppId} is the local development app`);
   if (chainId === WORLD_CHAIN_ID) {
     if (settings.worldIdRouter !== WORLD_CHAIN_WORLD_ID_ROUTER) {
       refuse(`refusing to deploy to World Chain: WORLD_ID_ROUTER_ADDRESS must be World's router ${WORLD_CHAIN_WORLD_ID_ROUTER}, not ${settings.worldIdRouter}`);

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getAddress, type Address } from "viem";
+import { CHAIN_IDS, DEV_PROFILE } from "@oro/clients";
 
 /** Chains this project knows by id. Mocks and the test-mode faucet exist only on the development chain. */
-export const DEVELOPMENT_CHAIN_ID = 31337;
-export const WORLD_CHAIN_ID = 480;
+export const DEVELOPMENT_CHAIN_ID = DEV_PROFILE.chainId;
+export const WORLD_CHAIN_ID = CHAIN_IDS.worldChain;
 /** World's World ID router on World Chain (a proxy: the address stays when World upgrades it). */
 export const WORLD_CHAIN_WORLD_ID_ROUTER: Address = "0x17B354dD2595411ff79041f930e491A4Df39A278";
 /** World's World ID 4.0 verifier on World Chain, its proxy (world-id-protocol contracts/deployments/core/production.json). */

@@ -7,7 +7,7 @@ import { reset } from "@nomicfoundation/hardhat-network-helpers";
 import { getAddress, parseEther } from "viem";
 import { deployAll, resolveSettings } from "../deploy/deploy";
 import { DEPLOYMENTS_DIR, readDeployment, useDeploymentsDir, type Deployment } from "../deploy/deployment";
-import { DEV_ACCOUNTS } from "../env";
+import { DEV_ACCOUNTS } from "../lib/dev-accounts";
 
 /** Runs a Hardhat task and returns what it printed. */
 async function runTask(name: string, args: Record<string, unknown> = {}): Promise<string> {

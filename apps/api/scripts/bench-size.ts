@@ -19,6 +19,7 @@ import pg from "pg";
 import {
   addressOf,
   backlogCursor,
+  benchedApiEnv,
   cpuMicrosOf,
   databasePrefix,
   type FollowedBacklog,
@@ -184,26 +185,7 @@ async function measureSize(users: number): Promise<SizeRun> {
     const seedSeconds = await seedReferrals(scratch.url, { users, referrals, bigReferrerInvites: bigInvites, sessions: HOT_USERS });
     console.log(`\n${users.toLocaleString("en")} users, ${referrals.toLocaleString("en")} referrals (user 1: ${bigInvites.toLocaleString("en")} invites), seeded in ${seedSeconds.toFixed(1)} s`);
     const port = await freePort();
-    api = start("API", ["src/server.ts"], {
-      NODE_ENV: "development",
-      DATABASE_URL: scratch.url,
-      API_PORT: String(port),
-      LOG_LEVEL: "warn",
-      // The workers as every replica runs them: the payouts followed are what lets an earnings read ask the indexer
-      // nothing (the sweep, reminders and payouts find nothing to do in the seed).
-      WORKERS_ENABLED: "true",
-      MIGRATE_ON_START: "false",
-      INDEXER_URL: indexer.url,
-      // The cached rows read the caches the warm-up filled, however long the sizes' runs take (as in bench.ts).
-      STREAK_CACHE_TTL: "1h",
-      EARNINGS_CACHE_TTL: "1h",
-      SESSION_CACHE_TTL: "1h",
-      STREAK_CACHE_LOCAL_TTL: "1h",
-      RATE_LIMIT_PER_IP: "1000000",
-      RATE_LIMIT_PER_ADDRESS: "1000000",
-      RATE_LIMIT_WINDOW: "1s",
-      ...(redis ? { RATE_LIMIT_REDIS_URL: redis.url } : {}),
-    }, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
+    api = start("API", ["src/server.ts"], benchedApiEnv({ databaseUrl: scratch.url, port, indexerUrl: indexer.url, rateLimitRedisUrl: redis?.url }), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
     const base = `http://127.0.0.1:${port}`;
     await waitForOk(`${base}/api/health`, api);
     for (let i = 1; i <= HOT_USERS; i++) {

@@ -142,6 +142,37 @@ export async function stop(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
+/**
+ * The environment of the API process whose hot routes the benches measure (bench.ts, bench-size.ts): one replica as
+ * production runs it, on the seeded database at `databaseUrl`, asking the indexer at `indexerUrl`; with
+ * `rateLimitRedisUrl`, its rate limits count in that Redis, as docker-compose runs the API (one budget across replicas).
+ */
+export function benchedApiEnv({ databaseUrl, port, indexerUrl, rateLimitRedisUrl }: { databaseUrl: string; port: number; indexerUrl: string; rateLimitRedisUrl?: string | undefined }): Record<string, string> {
+  return {
+    NODE_ENV: "development",
+    DATABASE_URL: databaseUrl,
+    API_PORT: String(port),
+    LOG_LEVEL: "warn",
+    // The workers as every replica runs them: the payouts followed are what lets an earnings read ask the indexer
+    // nothing (the sweep, reminders and payouts find nothing to do in the seed).
+    WORKERS_ENABLED: "true",
+    MIGRATE_ON_START: "false",
+    INDEXER_URL: indexerUrl,
+    // The "cached" measurements must hit the caches the warm-up filled, however long the run takes.
+    STREAK_CACHE_TTL: "1h",
+    EARNINGS_CACHE_TTL: "1h",
+    // ... and the in-process copies in front of the database (the session, the streak), which expire after 30 s and
+    // 10 s by default: on a loaded machine a run took longer, and the "cached" rows measured database reads.
+    SESSION_CACHE_TTL: "1h",
+    STREAK_CACHE_LOCAL_TTL: "1h",
+    // The limits stay on (their cost is part of every request) but never bite: a million per second.
+    RATE_LIMIT_PER_IP: "1000000",
+    RATE_LIMIT_PER_ADDRESS: "1000000",
+    RATE_LIMIT_WINDOW: "1s",
+    ...(rateLimitRedisUrl ? { RATE_LIMIT_REDIS_URL: rateLimitRedisUrl } : {}),
+  };
+}
+
 /** Node itself with tsx's loader, so that the PID is the server's own (and it can be profiled). */
 export function start(name: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {

@@ -13,7 +13,7 @@ import { addresses, BENCH_REFERENCES, CHAIN_IDS } from "@oro/clients";
 import { recordBenchFigure } from "@oro/dev-stack";
 import { createScratchDatabase } from "../src/db/scratch.js";
 import { redisServerBinary, startRedisServer, type RedisServer } from "./redis-server.js";
-import { addressOf, databasePrefix, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, startFakeIndexer, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
+import { addressOf, benchedApiEnv, databasePrefix, freePort, type Measure, measureRoute, postgresServerUrl, seedReferrals, start, startFakeIndexer, tokenOf, waitForOk, numberOption as option } from "./bench-support.js";
 
 /** --smoke: a tiny size and a second per route, so that CI shows the bench still runs (figures meaningless). */
 const smoke = process.argv.includes("--smoke");
@@ -64,29 +64,7 @@ async function main(): Promise<void> {
     const [apiPort, barePort] = [await freePort(), await freePort()];
     // The API as one replica runs it (the embedded default: the rate limits count in the process) and, when
     // redis-server is installed, as docker-compose runs it: the limits count in Redis, one budget across replicas.
-    const apiEnv = (port: number, redisUrl?: string): Record<string, string> => ({
-      NODE_ENV: "development",
-      DATABASE_URL: url,
-      API_PORT: String(port),
-      LOG_LEVEL: "warn",
-      // The workers as every replica runs them: the payouts followed are what lets an earnings read ask the indexer
-      // nothing (the sweep, reminders and payouts find nothing to do in the seed).
-      WORKERS_ENABLED: "true",
-      MIGRATE_ON_START: "false",
-      INDEXER_URL: indexer.url,
-      // The "cached" measurements must hit the caches the warm-up filled, however long the run takes.
-      STREAK_CACHE_TTL: "1h",
-      EARNINGS_CACHE_TTL: "1h",
-      // ... and the in-process copies in front of the database (the session, the streak), which expire after 30 s and
-      // 10 s by default: on a loaded machine a run took longer, and the "cached" rows measured database reads.
-      SESSION_CACHE_TTL: "1h",
-      STREAK_CACHE_LOCAL_TTL: "1h",
-      // The limits stay on (their cost is part of every request) but never bite: a million per second.
-      RATE_LIMIT_PER_IP: "1000000",
-      RATE_LIMIT_PER_ADDRESS: "1000000",
-      RATE_LIMIT_WINDOW: "1s",
-      ...(redisUrl ? { RATE_LIMIT_REDIS_URL: redisUrl } : {}),
-    });
+    const apiEnv = (port: number, redisUrl?: string) => benchedApiEnv({ databaseUrl: url, port, indexerUrl: indexer.url, rateLimitRedisUrl: redisUrl });
     const api = start("API", ["src/server.ts"], apiEnv(apiPort), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
     children.push(api);
     const bare = start("ceiling", ["scripts/bench-ceiling.ts", String(barePort)], {});

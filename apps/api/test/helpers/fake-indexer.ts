@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toHex, type Address, type Hex } from "viem";
+import { streakAfterMint, streakAt, type StreakAtMint } from "@oro/indexer/streak";
 import {
   IndexerUnavailableError,
   type FollowedMint,
@@ -16,12 +17,13 @@ import {
 
 /**
  * An in-memory stand-in for the indexer's HTTP API, for route tests that must not depend on a running
- * indexer. It applies the indexer's streak rule (apps/indexer README: a mint continues the streak when it
- * comes no later than 2 × wait after the human's previous one). The full referral story test runs the real
- * indexer against a real chain instead.
+ * indexer. Its streaks are the indexer's own rule (`@oro/indexer/streak`), with the wait in `wait`. The full
+ * referral story test runs the real indexer against a real chain instead.
  */
 export class FakeIndexer implements IndexerClient {
   private readonly mints: IndexedClaim[] = [];
+  /** Each human's streak as of their latest mint, as the indexer keeps it. */
+  private readonly streaks = new Map<Hex, StreakAtMint>();
   /** Paid voucher nonces. */
   private readonly paid = new Set<bigint>();
   /** Mints and payouts in chain order, as the indexer lists them to be followed. */
@@ -44,7 +46,8 @@ export class FakeIndexer implements IndexerClient {
   mint(receiver: Address, nullifierHash: bigint | Hex, timestamp = Math.floor(Date.now() / 1000)): IndexedClaim {
     const human = toHex(BigInt(nullifierHash), { size: 32 });
     const previous = this.mints.find((claim) => claim.nullifierHash === human);
-    const continues = previous !== undefined && timestamp - previous.timestamp <= 2 * this.wait;
+    const streak = streakAfterMint(this.streaks.get(human), timestamp, this.wait);
+    this.streaks.set(human, streak);
     const claim: IndexedClaim = {
       transactionHash: toHex(this.mints.length + 1, { size: 32 }),
       blockNumber: this.mints.length + 1,
@@ -54,7 +57,7 @@ export class FakeIndexer implements IndexerClient {
       nullifierHash: human,
       amount: 500_000_000_000_000_000n,
       numOfMints: (previous?.numOfMints ?? 0) + 1,
-      streak: continues ? previous.streak + 1 : 1,
+      streak: streak.currentStreak,
     };
     this.mints.unshift(claim);
     this.chainOrder.mints.push({ cursor: this.cursorAt(timestamp), receiver: claim.receiver });
@@ -116,7 +119,8 @@ export class FakeIndexer implements IndexerClient {
     const lower = address.toLowerCase() as Address;
     // As the indexer: the wallet shows its owner's streak, the human of its first mint (mints are newest first).
     const first = this.mints.filter((claim) => claim.receiver === lower).at(-1);
-    if (!first) {
+    const latest = first && this.streaks.get(first.nullifierHash);
+    if (!first || !latest) {
       return Promise.resolve({
         address: lower,
         nullifierHash: null,
@@ -128,18 +132,11 @@ export class FakeIndexer implements IndexerClient {
         streakExpiresAt: null,
       });
     }
-    const human = this.mints.filter((claim) => claim.nullifierHash === first.nullifierHash);
-    const last = human[0] ?? first;
-    const expiresAt = last.timestamp + 2 * this.wait;
     return Promise.resolve({
       address: lower,
-      nullifierHash: last.nullifierHash,
-      currentStreak: Date.now() / 1000 > expiresAt ? 0 : last.streak,
-      longestStreak: Math.max(...human.map((claim) => claim.streak)),
-      numOfMints: last.numOfMints,
-      lastMintedAt: last.timestamp,
-      nextMintAt: last.timestamp + this.wait,
-      streakExpiresAt: expiresAt,
+      nullifierHash: first.nullifierHash,
+      numOfMints: this.mints.filter((claim) => claim.nullifierHash === first.nullifierHash).length,
+      ...streakAt(latest, Date.now() / 1000, this.wait),
     });
   }
 

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
-import { db } from "ponder:api";
 import { mint } from "ponder:schema";
-import { asc, gt } from "ponder";
+import { rowsAfterCursor } from "../chain-order";
 import { presentClaim } from "../claims";
 import { followQueryOr400 } from "../respond";
 import type { MintsResponse } from "../types";
@@ -12,12 +11,6 @@ export const mints = new Hono()
   .get("/", async (c) => {
     const query = followQueryOr400(c);
     if ("response" in query) return query.response;
-    const { after, limit } = query.value;
-    const rows = await db
-      .select()
-      .from(mint)
-      .where(after === null ? undefined : gt(mint.id, after))
-      .orderBy(asc(mint.id))
-      .limit(limit);
+    const rows = await rowsAfterCursor(mint, mint.id, query.value);
     return c.json({ mints: rows.map(presentClaim) } satisfies MintsResponse);
   });

@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import { db } from "ponder:api";
 import { referralPayout } from "ponder:schema";
-import { asc, desc, eq, gt, inArray } from "ponder";
+import { asc, desc, eq, inArray } from "ponder";
 import { parseAddress, parseLimit, parseNonce, parseNonces } from "../../lib/request-params";
+import { rowsAfterCursor } from "../chain-order";
 import { followQueryOr400, valueOr400 } from "../respond";
 import type { ReferralNonceResponse, ReferralNoncesResponse, ReferralPayout, ReferralPayoutsResponse } from "../types";
 
@@ -24,13 +25,7 @@ export const referralPayouts = new Hono()
   .get("/", async (c) => {
     const query = followQueryOr400(c);
     if ("response" in query) return query.response;
-    const { after, limit } = query.value;
-    const rows = await db
-      .select()
-      .from(referralPayout)
-      .where(after === null ? undefined : gt(referralPayout.eventId, after))
-      .orderBy(asc(referralPayout.eventId))
-      .limit(limit);
+    const rows = await rowsAfterCursor(referralPayout, referralPayout.eventId, query.value);
     return c.json({ payouts: rows.map(present) } satisfies ReferralPayoutsResponse);
   })
   // A page of vouchers in one request (the API's earnings read asks about every open voucher of a page at once).
