@@ -122,3 +122,27 @@ describe("GET /api/ready", () => {
     }
   });
 });
+
+describe("GET /api/live (the container's healthcheck)", () => {
+  it("is 503 until the database has answered once, then 200 through a database outage, so an outage replaces no replica", async () => {
+    const fresh = await createTestDatabase();
+    const watched = observed(fresh);
+    watched.state.mode = "refusing";
+    const replica = await createTestApp({ testDatabase: watched.testDatabase, env: { READY_CHECK_INTERVAL: `${INTERVAL_MS}ms`, READY_CHECK_TIMEOUT: `${TIMEOUT_MS}ms` } });
+    const live = async () => (await replica.app.inject({ method: "GET", url: "/api/live", remoteAddress: "198.51.100.8" })).statusCode;
+    try {
+      // Never ready since it started (a bad build of a rolling update, a database never reached): not live.
+      expect(await live()).toBe(503);
+      watched.state.mode = "up";
+      await expect.poll(live, { timeout: 30_000, interval: 50 }).toBe(200);
+      // The database goes away: not ready, still live.
+      watched.state.mode = "hanging";
+      await expect.poll(async () => (await replica.app.inject({ method: "GET", url: "/api/ready", remoteAddress: "198.51.100.8" })).statusCode, { timeout: 30_000, interval: 50 }).toBe(503);
+      expect(await live()).toBe(200);
+    } finally {
+      watched.state.mode = "up";
+      await replica.close();
+      await fresh.drop();
+    }
+  });
+});

@@ -195,9 +195,9 @@ describe("docker-compose.yml", () => {
       expect(definition?.deploy?.update_config, name).toMatchObject({ order: "start-first", failure_action: "rollback" });
       expect(definition?.deploy?.rollback_config, name).toMatchObject({ order: "start-first" });
     }
-    // A task is in Docker's DNS only once healthy: the indexer's healthcheck is /ready (caught up), the API's /api/ready.
+    // A task is in Docker's DNS only once healthy: the indexer's healthcheck is /ready (caught up), the API's /api/live (ready once since it started, alive now: a database outage takes no replica out).
     expect(JSON.stringify(indexer?.healthcheck?.test)).toContain("/ready");
-    expect(JSON.stringify(api?.healthcheck?.test)).toContain("/api/ready");
+    expect(JSON.stringify(api?.healthcheck?.test)).toContain("/api/live");
     expect(api?.deploy?.endpoint_mode).toBe("dnsrr");
     // The host's port is held by one task at a time.
     expect(web?.deploy?.update_config).toMatchObject({ order: "stop-first", failure_action: "rollback" });

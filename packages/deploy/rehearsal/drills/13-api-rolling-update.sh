@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Drill 13: deploys of the API with the one command an operator runs (`docker stack deploy`, the new image named by
 # API_VERSION), under steady GET traffic through Caddy. First a build that never becomes ready (its server answers
-# 503 to /api/ready): swarm mode starts one new replica beside the old ones (update order start-first), which never
-# passes its healthcheck, so it never enters Docker's DNS and gets no traffic; once its start period is over the
+# 503 to everything, its healthcheck /api/live among them): swarm mode starts one new replica beside the old ones
+# (update order start-first), which never passes its healthcheck, so it never enters Docker's DNS and gets no traffic; once its start period is over the
 # update fails and rolls back by itself (failure_action rollback). Then a good build: the replicas are replaced one
 # at a time, each new one kept only once healthy.
 # Goals: the bad deploy ends rolled back with the old replicas serving, the good one completes; 0 failed requests
@@ -42,7 +42,7 @@ ready_out=$TRAFFIC_OUT ready_pid=$TRAFFIC_PID
 start_traffic "$WEB_URL/api/streaks/current?userAddress=$PROBE_ADDRESS" 600 1 10000 200
 streak_out=$TRAFFIC_OUT streak_pid=$TRAFFIC_PID
 
-drill "API_VERSION=not-ready docker stack deploy (the build whose /api/ready answers 503)"
+drill "API_VERSION=not-ready docker stack deploy (the build that answers 503 to everything, its healthcheck /api/live among them)"
 echo "API_VERSION=not-ready" >"$REHEARSAL_DIR/versions.env"
 stack_deploy >"$REHEARSAL_DIR/logs/deploy-not-ready.log" 2>&1 || { fail "stack deploy refused"; cat "$REHEARSAL_DIR/logs/deploy-not-ready.log" >&2; }
 outcome=$(wait_update 300 rollback_completed completed rollback_paused paused) || true

@@ -40,6 +40,8 @@ const healthRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { c
     timeoutMs: config.readiness.timeoutMs,
   });
   let failing = false;
+  /** Whether the database has answered since this process started (GET /api/live). */
+  let readyOnce = false;
   fastify.get(
     "/ready",
     {
@@ -57,6 +59,7 @@ const healthRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { c
     async (request, reply) => {
       const outcome = await databaseAnswers();
       if (outcome.ok) {
+        readyOnce = true;
         if (failing) request.log.warn("readiness: the database answers again");
         failing = false;
         // Reported, never a reason to be unready: a load balancer would take every replica out for a dependency that
@@ -67,6 +70,25 @@ const healthRoutes: FastifyPluginCallbackZod<{ config: Config }> = (fastify, { c
       if (!failing) request.log.warn({ err: outcome.error }, "readiness check failed");
       failing = true;
       return reply.status(503).send({ error: "NOT_READY", message: "the database does not answer" });
+    },
+  );
+  // The container's healthcheck: a replica is taken out and replaced when it hangs or never becomes ready (a rolling
+  // update's bad build), never because the database every replica shares is down. Readiness for that would empty
+  // Docker's DNS and restart every replica at once during a database outage, where each answers a fast 503 itself.
+  fastify.get(
+    "/live",
+    {
+      schema: {
+        tags: ["health"],
+        summary: "Alive: the process answers and has been ready (its database answered) since it started",
+        response: { 200: z.object({ status: z.literal("live") }), ...errorResponses(429, 503) },
+      },
+      config: { rateLimit: { max: config.rateLimit.readyPerIp, timeWindow: config.rateLimit.windowMs, keyGenerator: (request) => `ready:${request.ip}` } },
+    },
+    async (_request, reply) => {
+      if (!readyOnce) readyOnce = (await databaseAnswers()).ok;
+      if (readyOnce) return { status: "live" as const };
+      return reply.status(503).send({ error: "NOT_READY", message: "not ready since it started: the database does not answer" });
     },
   );
   done();
