@@ -2,7 +2,9 @@
 // The README's tour pictures: `pnpm --filter @oro/dev-stack screenshots` starts the stack as `pnpm start` does
 // (on free ports, its own state folder), opens the World App simulator in Chromium, signs in, verifies and
 // claims in the phone, and writes docs/tour/simulator-claim.png; then opens the share screen and writes
-// docs/tour/share.png. Needs /usr/bin/chromium; the package script builds what it runs from first.
+// docs/tour/share.png; then Alice's offer to move to World ID 4.0 (move-to-world-id-4.png) and Erin, a 4.0-only
+// human, enrolled and ready to claim (world-id-4-human.png). Needs /usr/bin/chromium; the package script builds
+// what it runs from first.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -94,6 +96,25 @@ try {
   await settleDialogs(app);
   await page.screenshot({ path: join(outDir, "share.png") });
   console.log(`  wrote ${join(outDir, "share.png")}`);
+
+  // Alice, verified with World ID 3.0, is offered the move to 4.0 on her claim screen once she has claimed.
+  await page.locator("#relaunch").click();
+  const moveCard = app.getByRole("region", { name: "Move to World ID 4.0" });
+  await moveCard.waitFor({ timeout: 90_000 });
+  await settleDialogs(app);
+  await moveCard.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(outDir, "move-to-world-id-4.png") });
+  console.log(`  wrote ${join(outDir, "move-to-world-id-4.png")}`);
+
+  // Erin, verified after World App stopped making 3.0 credentials, has only World ID 4.0: she enrols as she verifies.
+  await page.getByRole("radio", { name: "Erin (verified after June 2026), main wallet", exact: true }).check();
+  await page.locator("#status").filter({ hasText: /^Switching wallet: done$/ }).waitFor({ timeout: 90_000 });
+  await press(app, app.getByRole("button", { name: "Sign in to claim" }), 90_000);
+  await press(app, app.getByRole("button", { name: "Verify with World ID" }), 60_000);
+  await app.getByRole("slider").waitFor({ timeout: 90_000 });
+  await settleDialogs(app);
+  await page.screenshot({ path: join(outDir, "world-id-4-human.png") });
+  console.log(`  wrote ${join(outDir, "world-id-4-human.png")}`);
 } catch (error) {
   const pages = browser?.contexts().flatMap((context) => context.pages()) ?? [];
   await pages[0]?.screenshot({ path: join(stackDir, "failure.png") }).catch(() => undefined);
