@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CLAIM_REMINDER_TEXTS as CLAIM_REMINDER, STREAK_AT_RISK_TEXTS as STREAK_AT_RISK, worldLanguageOfDevice } from "@oro/clients";
 import { LOCALES } from "../src/lib/locales.js";
-import { createTestApp, type TestApp } from "./helpers/app.js";
+import { testAppForFile } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser } from "./helpers/referrals.js";
 import { REMINDER_TEST_ENV, reminderCalls } from "./helpers/reminders.js";
@@ -10,15 +10,9 @@ import { REMINDER_TEST_ENV, reminderCalls } from "./helpers/reminders.js";
 // the outbox and the workers: reminders-outbox.test.ts; World App's transport: reminders-world-app.test.ts,
 // reminder-leases.test.ts.
 const indexer = new FakeIndexer();
-let t: TestApp;
+const t = testAppForFile({ indexer, env: REMINDER_TEST_ENV });
 let human = 9_000n;
 
-beforeAll(async () => {
-  t = await createTestApp({ indexer, env: REMINDER_TEST_ENV });
-});
-afterAll(async () => {
-  await t.close();
-});
 beforeEach(() => {
   indexer.down = false;
 });

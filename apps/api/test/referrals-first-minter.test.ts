@@ -1,8 +1,8 @@
 import { toHex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { allowListHuman } from "./helpers/allow-list.js";
-import { createTestApp, type TestApp } from "./helpers/app.js";
+import { testAppForFile } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { DAY, now, perHumanCalls } from "./helpers/per-human.js";
 import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
@@ -10,16 +10,9 @@ import { bearer } from "./helpers/siwe.js";
 
 // One human, one reward (issue 13, point 1; the attacks: referrals-per-human.test.ts): eligibility, acceptance and
 // activation judge a wallet's user as the human who first minted to it, with the indexer's answers from the fake indexer.
-let t: TestApp;
 const indexer = new FakeIndexer();
-const { newHuman, verifiedUser, referralOf, eligibility } = perHumanCalls(() => t, indexer, 50_000n);
-
-beforeAll(async () => {
-  t = await createTestApp({ indexer });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppForFile({ indexer });
+const { newHuman, verifiedUser, referralOf, eligibility } = perHumanCalls(t, indexer, 50_000n);
 
 describe("the human behind a wallet is its first minter, on every path", () => {
   // W's owner H1 verified and claimed to W first; later another human, H2, mints to W (anyone may mint to any

@@ -1,8 +1,8 @@
 import { toHex } from "viem";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { allowListEntries, allowListHuman, allowListWallet } from "./helpers/allow-list.js";
-import { createTestApp, type TestApp } from "./helpers/app.js";
+import { testAppForFile } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { DAY, now, perHumanCalls } from "./helpers/per-human.js";
 import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
@@ -11,16 +11,9 @@ import { bearer } from "./helpers/siwe.js";
 // One human, one reward (issue 13, point 1): the rules are per World ID human, not per wallet. Each test
 // plays an attack through HTTP, with the indexer's answers (who minted to which wallet) from the fake indexer.
 // The human behind a wallet on every path: referrals-first-minter.test.ts.
-let t: TestApp;
 const indexer = new FakeIndexer();
-const { newHuman, verifiedUser, referralOf, eligibility } = perHumanCalls(() => t, indexer, 50_000n);
-
-beforeAll(async () => {
-  t = await createTestApp({ indexer });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppForFile({ indexer });
+const { newHuman, verifiedUser, referralOf, eligibility } = perHumanCalls(t, indexer, 50_000n);
 beforeEach(() => {
   indexer.down = false;
 });

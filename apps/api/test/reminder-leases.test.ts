@@ -2,32 +2,23 @@ import { randomUUID } from "node:crypto";
 import { get as httpGet } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createReminderService, type RunSummary } from "../src/services/notifications/reminders.js";
 import type { NotificationTransport } from "../src/services/notifications/transport.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
-import { createTestApp, type TestApp } from "./helpers/app.js";
+import { createTestApp, testAppForFile } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { dueJobs, REMINDER_TEST_ENV } from "./helpers/reminders.js";
-import { startPortalApp, type WorldPortal } from "./helpers/world-portal.js";
+import { portalEnv, portalForFile } from "./helpers/world-portal.js";
 
 // The reminders' leases while World answers, through World App's transport and a stand-in for the developer portal
 // (helpers/world-portal.ts): at most once, whichever replica sends, stops or stalls.
 const indexer = new FakeIndexer();
-let portal: WorldPortal;
-let app: TestApp;
-let env: Record<string, string>;
+const portal = portalForFile();
+const env = () => portalEnv(portal, REMINDER_TEST_ENV);
+const app = testAppForFile(() => ({ indexer, env: env() }));
 let human = 9_000n;
-
-beforeAll(async () => {
-  ({ portal, app, env } = await startPortalApp(indexer, REMINDER_TEST_ENV));
-});
-afterAll(async () => {
-  await app.close();
-  await portal.close();
-});
-beforeEach(() => portal.reset());
 
 const db = () => app.db.database.prisma;
 
@@ -36,7 +27,7 @@ describe("the World App transport: leases held while World answers", () => {
     // Two replicas whose leases last 2 s; World answers only when the test lets it, as when it retries its own send.
     // Renewed every third of the lease, the lease outlasts any stall of a loaded machine up to 1.3 s (one of 300 ms,
     // renewed every 100 ms, did not: a pass of the other replica found it run out under two busy loops).
-    const lease = { ...env, NOTIFICATION_LEASE: "2s" };
+    const lease = { ...env(), NOTIFICATION_LEASE: "2s" };
     const [sender, other] = await Promise.all([
       createTestApp({ indexer, env: lease, testDatabase: app.db }),
       createTestApp({ indexer, env: lease, testDatabase: app.db }),
@@ -137,7 +128,7 @@ describe("the World App transport: leases held while World answers", () => {
     // One lane leases a claim reminder and a streak nudge, sends the claim reminder (World answers it late), then the
     // nudge. Its lease was renewed only for the request out: another replica released the nudge and sent it, and then
     // the first sent it again.
-    const lease = { ...env, NOTIFICATION_LEASE: "2s" };
+    const lease = { ...env(), NOTIFICATION_LEASE: "2s" };
     const [sender, other] = await Promise.all([
       createTestApp({ indexer, env: lease, testDatabase: app.db }),
       createTestApp({ indexer, env: lease, testDatabase: app.db }),
@@ -175,7 +166,7 @@ describe("the World App transport: leases held while World answers", () => {
 
 describe("the World App transport: at most once when a replica stops or World does not answer", () => {
   it("a replica shutting down stops serving at once but waits for the request World is still answering: its reminders are sent", async () => {
-    const replica = await createTestApp({ indexer, env: { ...env, WORKERS_ENABLED: "true", NOTIFICATION_INTERVAL: "50ms" }, testDatabase: app.db });
+    const replica = await createTestApp({ indexer, env: { ...env(), WORKERS_ENABLED: "true", NOTIFICATION_INTERVAL: "50ms" }, testDatabase: app.db });
     await replica.app.listen({ host: "127.0.0.1", port: 0 });
     const port = (replica.app.server.address() as AddressInfo).port;
     /** The HTTP status of GET /api/health on a fresh connection, or the connection's error code. */

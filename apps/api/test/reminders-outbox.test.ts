@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLAIM_REMINDER_TEXTS as CLAIM_REMINDER, STREAK_AT_RISK_TEXTS as STREAK_AT_RISK } from "@oro/clients";
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createOutboxTransport } from "../src/services/notifications/outbox-transport.js";
 import { createReminderService } from "../src/services/notifications/reminders.js";
 import type { NotificationTransport } from "../src/services/notifications/transport.js";
-import { createTestApp, type TestApp } from "./helpers/app.js";
+import { createTestApp, testAppForFile } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { newUser } from "./helpers/referrals.js";
 import { REMINDER_TEST_ENV, reminderCalls } from "./helpers/reminders.js";
@@ -15,15 +15,8 @@ import { REMINDER_TEST_ENV, reminderCalls } from "./helpers/reminders.js";
 // and the reminder workers send each reminder at most once, across restarts and replicas.
 const indexer = new FakeIndexer();
 const env = REMINDER_TEST_ENV;
-let t: TestApp;
+const t = testAppForFile({ indexer, env });
 let human = 9_000n;
-
-beforeAll(async () => {
-  t = await createTestApp({ indexer, env });
-});
-afterAll(async () => {
-  await t.close();
-});
 
 const prisma = () => t.db.database.prisma;
 const { post, runAt } = reminderCalls(() => t.app);

@@ -1,31 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLAIM_REMINDER_TEXTS as CLAIM_REMINDER, WORLD_NOTIFICATION_LANGUAGES } from "@oro/clients";
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createReminderService } from "../src/services/notifications/reminders.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
 import { UNVERIFIED_APP_WINDOW_MS } from "../src/services/notifications/world-route.js";
-import { createTestApp, type TestApp } from "./helpers/app.js";
+import { createTestApp, testAppForFile } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { value } from "./helpers/metrics.js";
 import { dueJobs, quietLogger, REMINDER_TEST_ENV, runService, runServices } from "./helpers/reminders.js";
-import { startPortalApp, type WorldPortal } from "./helpers/world-portal.js";
+import { portalEnv, portalForFile } from "./helpers/world-portal.js";
 
 // World App's transport against a stand-in for the developer portal (helpers/world-portal.ts): World's answers to a
 // request, its refusals and its quota for unverified apps. Its leases: reminder-leases.test.ts.
 const indexer = new FakeIndexer();
-let portal: WorldPortal;
-let app: TestApp;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  ({ portal, app, env } = await startPortalApp(indexer, REMINDER_TEST_ENV));
-});
-afterAll(async () => {
-  await app.close();
-  await portal.close();
-});
-beforeEach(() => portal.reset());
+const portal = portalForFile();
+const env = () => portalEnv(portal, REMINDER_TEST_ENV);
+const app = testAppForFile(() => ({ indexer, env: env() }));
 
 const db = () => app.db.database.prisma;
 
@@ -111,7 +102,7 @@ describe("the World App transport: World's answers (sent, not delivered, unknown
 
 describe("the World App transport: the alert's gauge, World's quota for unverified apps, when a request's body leaves", () => {
   it("the alert's gauge: oro_api_reminders_stopped names World's refusal while the replica has stopped", async () => {
-    const replica = await createTestApp({ indexer, env: { ...env, NOTIFICATION_REFUSAL_PAUSE: "1h" }, testDatabase: app.db });
+    const replica = await createTestApp({ indexer, env: { ...env(), NOTIFICATION_REFUSAL_PAUSE: "1h" }, testDatabase: app.db });
     portal.route.settings({ keyActive: false });
     try {
       await dueJobs(db(), 1);

@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { IndexerClient } from "../../src/services/indexer/client.js";
 import { createWorldRoute, worldApiKey } from "../../src/services/notifications/world-route.js";
-import { createTestApp, type TestApp } from "./app.js";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 export interface PortalRequest {
   authorization: string | undefined;
@@ -35,7 +34,6 @@ export interface WorldPortal {
   heldAnswer: Promise<void>;
   /** Before each test: no request seen, no failure set. */
   reset(): void;
-  close(): Promise<void>;
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -46,29 +44,16 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startWorldPortal(): Promise<WorldPortal> {
+/**
+ * The test file's portal: listening before its tests (a test app registered after it can send to it), reset before
+ * each, closed after them.
+ */
+export function portalForFile(): WorldPortal {
   const appId = "app_0123456789abcdef";
   const apiKey = worldApiKey("key_test", "secret");
-  const portal: Omit<WorldPortal, "url" | "close" | "reset"> = {
-    appId,
-    apiKey,
-    requests: [],
-    headersSeen: 0,
-    disabled: new Set(),
-    failWith: undefined,
-    failCode: "failure",
-    hang: false,
-    answerAfterMs: 0,
-    holdAnswerFor: new Set(),
-    heldAnswer: Promise.resolve(),
-    route: createWorldRoute({
-      app: { appId, apiKey, keyActive: true, verified: true, perUserPerDay: null, listing: "ok" },
-      deviceOf: (address) => ({ language: "en", notifications: !portal.disabled.has(address) }),
-    }),
-  };
   // The portal's request and answer shapes: POST /api/v2/minikit/send-notification with a bearer API key,
   // at most 1,000 wallet_addresses, answering { success, status, result: [{ walletAddress, sent, reason? }] }.
-  const server: Server = createServer((request, response) => {
+  const server = createServer((request, response) => {
     portal.headersSeen += 1;
     void readBody(request).then((text) => {
       const reply = (status: number, body: unknown) => {
@@ -89,18 +74,37 @@ export async function startWorldPortal(): Promise<WorldPortal> {
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return Object.assign(portal, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  const portal: WorldPortal = {
+    get url() {
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    appId,
+    apiKey,
+    requests: [],
+    headersSeen: 0,
+    disabled: new Set(),
+    failWith: undefined,
+    failCode: "failure",
+    hang: false,
+    answerAfterMs: 0,
+    holdAnswerFor: new Set(),
+    heldAnswer: Promise.resolve(),
+    route: createWorldRoute({
+      app: { appId, apiKey, keyActive: true, verified: true, perUserPerDay: null, listing: "ok" },
+      deviceOf: (address) => ({ language: "en", notifications: !portal.disabled.has(address) }),
+    }),
     reset() {
       portal.requests.length = 0;
       portal.failWith = undefined;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+  };
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)));
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
   });
+  beforeEach(() => portal.reset());
+  return portal;
 }
 
 /** The API's settings to send through the portal with World App's transport. */
@@ -113,11 +117,4 @@ export function portalEnv(portal: WorldPortal, env: Record<string, string>): Rec
     WORLD_APP_API_URL: portal.url,
     NOTIFICATION_MINI_APP_PATH: "/?from=reminder",
   };
-}
-
-/** The portal, and a test app that sends through it (its database the file's). */
-export async function startPortalApp(indexer: IndexerClient, env: Record<string, string>): Promise<{ portal: WorldPortal; app: TestApp; env: Record<string, string> }> {
-  const portal = await startWorldPortal();
-  const appEnv = portalEnv(portal, env);
-  return { portal, app: await createTestApp({ indexer, env: appEnv }), env: appEnv };
 }
