@@ -2,19 +2,7 @@ import { expect } from "chai";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { parseEther, zeroAddress } from "viem";
 import { devNullifierHash, externalNullifierHashOf } from "@oro/clients";
-import {
-  ACTION,
-  AMOUNT_PER_MINT,
-  APP_ID,
-  MAX_UINT40,
-  MAX_UINT80,
-  WAIT_BETWEEN_MINTS,
-  deployFixture,
-  expectBalance,
-  mintSelf,
-  mintTo,
-  proofFor,
-} from "./fixtures";
+import { ACTION, AMOUNT_PER_MINT, APP_ID, MAX_UINT40, MAX_UINT80, WAIT_BETWEEN_MINTS, deployFixture, expectBalance, mintSelf, mintTo, proofFor } from "./fixtures";
 import { blockTimestampOf, event, expectRevert, logsOf } from "./helpers";
 import { move } from "./world-id-4-proofs";
 
