@@ -266,6 +266,14 @@ export default tseslint.config(
     rules: { "turbo/no-undeclared-env-vars": "off" },
   },
   {
+    // Functions a reader can hold and files a reader can keep in mind (generated code is ignored above).
+    files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
+    rules: {
+      "max-lines-per-function": ["error", { max: 150, skipBlankLines: true, skipComments: true }],
+      "max-lines": ["error", { max: 400, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // A package's lint config extends this one by path: the repository's root is no package to import by name.
     files: ["**/eslint.config.mjs"],
     rules: { "house/no-relative-import-into-another-package": "off" },

@@ -21,7 +21,7 @@ import { claim, enrol, move } from "./world-id-4-proofs";
 const THIRTY_DAYS = 30 * 86_400;
 const FUNDING = parseEther("1000000");
 
-describe("properties", function () {
+describe("properties: the wait between mints and voucher nonces", function () {
   it("a second mint by the same human succeeds iff the elapsed time is at least the wait", async function () {
     const waitAndElapsed = fc.integer({ min: 1, max: THIRTY_DAYS }).chain((wait) =>
       fc.tuple(
@@ -111,7 +111,9 @@ describe("properties", function () {
       { numRuns: 30 },
     );
   });
+});
 
+describe("properties: balances and the total supply", function () {
   it("over any sequence of mints, transfers, approvals and transferFroms, balances add up to the total supply", async function () {
     const HUMANS = ["h0", "h1"] as const;
     // Every holder starts with one mint of its own, so that transfers have something to move.

@@ -13,10 +13,10 @@ import { ACTION4, claim, completion, enrol, enrolmentArgs, move, moveArgs, now, 
 const SEED = devSessionSeed("erin", 1n);
 const SNARK_SCALAR_FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 
-for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${version})`, function () {
+for (const version of VERIFIER_VERSIONS) {
   const deployFixture = FIXTURES[version];
 
-  describe("enrolment", function () {
+  describe(`World ID 4.0 (verifier ${version}): enrolment`, function () {
     it("a human verified after the cut-off enrols and mints the first claim; the session and the human are recorded", async function () {
       const { oro, alice } = await loadFixture(deployFixture);
       const sessionId = devSessionId("erin", 1n);
@@ -155,7 +155,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
     });
   });
 
-  describe("daily claims with a session proof", function () {
+  describe(`World ID 4.0 (verifier ${version}): daily claims with a session proof`, function () {
     it("claims again once the rolling wait has passed (next = last minted + wait), one second early refused", async function () {
       const { oro, alice } = await loadFixture(deployFixture);
       const sessionId = await enrol(oro, alice, "erin");
@@ -199,7 +199,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
     });
   });
 
-  describe("the move from 3.0", function () {
+  describe(`World ID 4.0 (verifier ${version}): the move from 3.0`, function () {
     it("carries the last mint time and count; the 3.0 path then refuses, inside the wait and after it", async function () {
       const { oro, alice } = await loadFixture(deployFixture);
       const minted = await mintTo(oro, alice, "grace", alice.account.address);
@@ -238,7 +238,7 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
     });
   });
 
-  describe("the owner's controls", function () {
+  describe(`World ID 4.0 (verifier ${version}): the owner's controls`, function () {
     it("updates the verifier (not to an address without code), fixes the settings at the first enrolment, closes 3.0 once", async function () {
       const { oro, owner, alice, verifier } = await loadFixture(deployFixture);
       const other = await hre.viem.deployContract("MockWorldIdVerifier", [1, [RP_ID]]);
@@ -260,4 +260,4 @@ for (const version of VERIFIER_VERSIONS) describe(`World ID 4.0 (verifier ${vers
       expect(await oro.read.killed()).to.equal(false);
     });
   });
-});
+}

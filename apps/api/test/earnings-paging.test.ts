@@ -109,7 +109,7 @@ function group(entry: { paymentType: string; hasClaimed: boolean }): number {
   return entry.hasClaimed ? 1 : 0;
 }
 
-describe("GET /api/referrals/oro-earned, paged", () => {
+describe("GET /api/referrals/oro-earned, paged: order and totals", () => {
   it("walks every invite once, in the spec's order across page boundaries, with ties on the update time", async () => {
     const referrer = await newUser(t.app, "many");
     const base = Date.parse("2026-11-01T00:00:00.000Z");
@@ -193,7 +193,9 @@ describe("GET /api/referrals/oro-earned, paged", () => {
     expect(first).toMatchObject({ rewardForBeingReferee: null, referredByUsername: null, nextCursor: null, usersReferredCount: 1 });
     expect(first.usersReferred.map((entry) => entry.username)).toEqual([expect.stringMatching(/^invitee/) as unknown]);
   });
+});
 
+describe("GET /api/referrals/oro-earned, paged: cursors, the indexer and the index", () => {
   it("refuses a cursor of another user's list, of another order, or not issued by the API, naming the field", async () => {
     const owner = await newUser(t.app);
     const other = await newUser(t.app);

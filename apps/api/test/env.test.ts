@@ -29,7 +29,7 @@ const productionBase = {
   PUBLIC_ORIGIN: "https://app.oro.example",
 };
 
-describe("configuration", () => {
+describe("configuration: the development profile and production", () => {
   it("uses the explicit development profile outside production", () => {
     const config = loadConfig({});
     expect(config.nodeEnv).toBe("development");
@@ -116,7 +116,9 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...productionBase, PRICE_API_URL: "" })).toThrow(/PRICE_API_URL/);
     expect(loadConfig({ ...productionBase, NOTIFICATIONS_TRANSPORT: "outbox", WORLD_APP_API_KEY: "" }).notifications.transport).toBe("outbox");
   });
+});
 
+describe("configuration: settings and their values", () => {
   it("keeps streaks in the database table on PostgreSQL and in process on PGlite, unless told", () => {
     expect(loadConfig({}).streakCache.store).toBe("memory");
     expect(loadConfig({ DATABASE_URL: "postgresql://oro@db/oro" }).streakCache.store).toBe("database");

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "./helpers/app.js";
 import { freePort } from "./helpers/ports.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
+import { value } from "./helpers/metrics.js";
 
 // Issue 19: what an operator watches, as Prometheus reads it. The test app's chain is an address where nothing
 // answers, so the gauges that read the chain are left out of the scrape and counted as scrape errors.
@@ -16,11 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-function value(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe("metrics", () => {
   it("count requests by route pattern and status, and 429s, with latency", async () => {

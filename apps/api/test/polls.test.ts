@@ -52,7 +52,7 @@ function vote(user: TestUser | undefined, pollId: string, optionId: string, addr
   });
 }
 
-describe("polls", () => {
+describe("polls: listing and voting", () => {
   it("lists open polls first with translated texts (en fallback); polls not yet open are hidden", async () => {
     const open = await polls().create({
       question: { en: "Which partner app next?", es: "¿Qué app asociada sigue?" },
@@ -156,7 +156,9 @@ describe("polls", () => {
     expect(closed.json()).toMatchObject({ error: "POLL_CLOSED" });
     expect((await list(voter)).find((entry) => entry.id === poll.id)).toMatchObject({ status: "closed", myVote: optionId, totalVotes: 1 });
   });
+});
 
+describe("polls: totals across processes, and what is refused", () => {
   it("shows every vote at once, whichever process wrote it, changed it or removed it", async () => {
     const prisma = t.db.database.prisma;
     const closed = await polls().create({

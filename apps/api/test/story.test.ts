@@ -54,11 +54,12 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-describe("the referral story on a local chain with the real indexer", () => {
-  let t: TestApp;
-  let referrer: TestUser;
-  let referee: TestUser;
+// The story's tests run in order, each going on from where the last left the chain, the indexer and the API.
+let t: TestApp;
+let referrer: TestUser;
+let referee: TestUser;
 
+describe("the referral story on a local chain with the real indexer: a code, its rewards and their payment", () => {
   it("issues a code that a new user accepts (eligible: the indexer has no claim of theirs)", async () => {
     t = await startApp();
     referrer = await newUser(t.app, "rosa");
@@ -151,7 +152,9 @@ describe("the referral story on a local chain with the real indexer", () => {
     expect(payouts.payouts).toHaveLength(1);
     expect(payouts.payouts[0]?.transactionHash).toBe(sent);
   });
+});
 
+describe("the referral story on a local chain with the real indexer: who is eligible, the indexer's followers, farming", () => {
   it("refuses a user who has already claimed (the indexer's claims lookup)", async () => {
     const late = await newUser(t.app);
     await actions.mint(devNullifierHash("story-late"), getAddress(late.address));

@@ -1,3 +1,4 @@
+import type { OutboxAnswer, OutboxNotification, ShownNotification } from "@oro/clients";
 import { expect, type FrameLocator, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { catalogue, LANGUAGES, stem, text } from "./catalogue.js";
 import type { E2eStack } from "./stack-file.js";
@@ -76,23 +77,6 @@ export interface ChainStatus {
   amountPerMint: string | null;
   waitBetweenMintsSeconds: number | null;
   killed: boolean | null;
-}
-
-/** What the API's development outbox (World's stand-in) recorded: delivered in `language`, or not, with World's reason. */
-export interface Reminder {
-  address: string;
-  language: string;
-  title: string;
-  message: string;
-  createdAt: string;
-  sent: boolean;
-  reason: string | null;
-}
-
-/** A reminder in the simulator's list: as World App shows it to the wallet (`${username}` filled in), if delivered. */
-export interface ShownReminder extends Reminder {
-  username: string | null;
-  shown: { title: string; message: string } | null;
 }
 
 /**
@@ -309,14 +293,15 @@ export class Simulator {
     return (await (await fetch(`${this.stack.simulatorUrl}chain`)).json()) as ChainStatus;
   }
 
-  async reminders(): Promise<Reminder[]> {
-    const answer = (await (await fetch(`${this.stack.apiUrl}/api/dev/notifications?limit=100`)).json()) as { notifications: Reminder[] };
+  /** What the API's development outbox (World's stand-in) recorded: delivered in `language`, or not, with World's reason. */
+  async reminders(): Promise<OutboxNotification[]> {
+    const answer = (await (await fetch(`${this.stack.apiUrl}/api/dev/notifications?limit=100`)).json()) as OutboxAnswer;
     return answer.notifications;
   }
 
-  /** The reminders the simulator lists, as World App shows them. */
-  async shownReminders(): Promise<ShownReminder[]> {
-    const answer = (await (await fetch(`${this.stack.simulatorUrl}notifications`)).json()) as { notifications: ShownReminder[] };
+  /** The reminders the simulator lists, as World App shows them to the wallet (`${username}` filled in), if delivered. */
+  async shownReminders(): Promise<ShownNotification[]> {
+    const answer = (await (await fetch(`${this.stack.simulatorUrl}notifications`)).json()) as { notifications: ShownNotification[] };
     return answer.notifications;
   }
 

@@ -104,7 +104,7 @@ const alice = humans.find((human) => human.id === "alice");
 const lena = humans.find((human) => human.id === "lena");
 if (!erin || !alice || !frank || !lena) throw new Error("the simulator lost Erin, Alice, Frank or Lena");
 
-describe("World ID 4.0 through World's own IDKit", () => {
+describe("World ID 4.0 through World's own IDKit: sessions, uniqueness and the replay guard", () => {
   it("createSession: a new session (IDKit's session_<commitment><seed>) with a session proof the local verifier accepts", async () => {
     const { IDKit, CredentialRequest } = await import("@worldcoin/idkit-core");
     const { completion, message } = await throughWorldApp(erin, async () =>
@@ -178,7 +178,10 @@ describe("World ID 4.0 through World's own IDKit", () => {
     const late = await ask();
     expect(late.completion).toMatchObject({ success: false, error: "nullifier_replayed" });
   });
+});
 
+// The refusals use Erin's session from the tests above (a file's describes run in order).
+describe("World ID 4.0 through World's own IDKit: refusals, expiry and World Apps without 4.0", () => {
   it("refuses what World App cannot prove: a genesis bound after the credential, another human's session; no 3.0 proof for a 4.0-only human", async () => {
     const { IDKit, CredentialRequest, orbLegacy } = await import("@worldcoin/idkit-core");
     const tooOld = await throughWorldApp(alice, async () =>

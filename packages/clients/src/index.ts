@@ -8,6 +8,7 @@ export * from "./dev-profile.js";
 export * from "./languages.js";
 export * from "./chain-clock.js";
 export * from "./world-notifications.js";
+export type * from "./dev-outbox.js";
 export * from "./reminder-texts.js";
 export * from "./chain-cursor.js";
 export type * as IndexerApi from "./indexer-api.js";

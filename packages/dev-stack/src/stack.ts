@@ -1,15 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { DEV_PROFILE } from "@oro/clients";
-import { startApi } from "./api.js";
-import { startLocalChain } from "./chain.js";
 import { SERVICE_NAMES, type ServiceName } from "./env.js";
-import { startIndexer } from "./indexer.js";
+import { apiLaunch, chainLaunch, indexerLaunch, simulatorLaunch, webLaunch, type Launch, type StackLayout, type StackLifecycle } from "./launches.js";
 import { processAlive } from "./proc.js";
 import type { Service } from "./processes.js";
-import { locateSimulator, startSimulator } from "./simulator.js";
+import { locateSimulator } from "./simulator.js";
 import { recordCommand, removeState, writeState } from "./state.js";
-import { buildWeb, serveWeb, startWebDev } from "./web.js";
 
 export type ServiceState = "waiting" | "starting" | "ready" | "failed" | "exited" | "stopped" | "unavailable";
 
@@ -34,8 +30,6 @@ export interface StackOptions {
   /** Called with one line for each step (which service is coming up). */
   onProgress?: (message: string) => void;
 }
-
-const CHAIN_ID = DEV_PROFILE.chainId;
 
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
@@ -94,91 +88,26 @@ export class LocalStack {
 
   /** Starts everything; on any failure stops what started and throws (the status says which service failed). */
   async start(): Promise<void> {
-    const { mode, ports } = this.options;
     mkdirSync(this.logsDir, { recursive: true });
     for (const name of SERVICE_NAMES) rmSync(path.join(this.logsDir, `${name}.log`), { force: true });
     this.sweepOldRuns();
     mkdirSync(this.runDir, { recursive: true });
     this.save();
 
-    const rpcUrl = `http://${this.host}:${ports.chain}`;
-    const indexerUrl = `http://${this.host}:${ports.indexer}`;
-    const apiUrl = `http://${this.host}:${ports.api}`;
-    const webUrl = `http://${this.host}:${ports.web}`;
-    const hosts = (port: number) => [`${this.host}:${port}`, `localhost:${port}`];
-    const origins = [...hosts(ports.web), ...hosts(ports.simulator)].map((host) => `http://${host}`);
-
-    const chain = this.step("chain", "starting the local chain and deploying the contracts", async (onStarted, logFile) => {
-      await startLocalChain({ host: this.host, port: ports.chain, logFile, onStarted });
-      return `chain id ${CHAIN_ID}, every contract deployed`;
-    });
-
-    const backend = chain.then(() =>
-      Promise.all([
-        this.step("indexer", "starting the indexer (PGlite)", async (onStarted, logFile) => {
-          await startIndexer({
-            rpcUrl,
-            port: ports.indexer,
-            mode,
-            pgliteRoot: path.join(this.runDir, "indexer"),
-            logFile,
-            onStarted,
-          });
-          return "PGlite, indexing the local chain";
-        }),
-        this.step("api", "starting the API (PGlite, payout worker, reminder scheduler)", async (onStarted, logFile) => {
-          await startApi({
-            rpcUrl,
-            indexerUrl,
-            port: ports.api,
-            dataDir: path.join(this.runDir, "api", "pglite"),
-            corsOrigins: origins,
-            siweDomains: [...hosts(ports.web), ...hosts(ports.simulator)],
-            publicOrigin: webUrl,
-            watch: mode === "dev",
-            logFile,
-            onStarted,
-          });
-          return "PGlite, payout worker and reminders on (docs at /api/docs)";
-        }),
-      ]),
-    );
-
-    const web =
-      mode === "start"
-        ? this.step("web", "building the web app (production build)", async (onStarted, logFile) => {
-            const distDir = path.join(this.runDir, "web");
-            await buildWeb({ outDir: distDir, rpcUrl, logFile, onStarted });
-            this.throwIfStopping();
-            const server = await serveWeb({ distDir, apiUrl, host: this.host, port: ports.web });
-            this.closers.push(() => server.close());
-            if (this.stopping) await server.close();
-            return "production build; /api forwarded to the API";
-          })
-        : this.step("web", "starting the web app (Vite dev server)", async (onStarted, logFile) => {
-            await startWebDev({ rpcUrl, apiUrl, port: ports.web, logFile, onStarted });
-            return "Vite dev server, hot reload";
-          });
-
+    const layout: StackLayout = { mode: this.options.mode, host: this.host, ports: this.options.ports, runDir: this.runDir };
+    const lifecycle: StackLifecycle = {
+      stopping: () => this.stopping,
+      throwIfStopping: () => this.throwIfStopping(),
+      onStop: (close) => this.closers.push(close),
+    };
+    const chain = this.step("chain", chainLaunch(layout));
+    const backend = chain.then(() => Promise.all([this.step("indexer", indexerLaunch(layout)), this.step("api", apiLaunch(layout))]));
+    const web = this.step("web", webLaunch(layout, lifecycle));
     const located = locateSimulator();
     const simulator =
       "unavailable" in located
         ? Promise.resolve(this.markUnavailable("simulator", located.unavailable))
-        : this.step("simulator", "starting the World App simulator", async (onStarted, logFile) => {
-            const running = await startSimulator({
-              host: this.host,
-              port: ports.simulator,
-              miniAppUrl: webUrl,
-              chainRpcUrl: rpcUrl,
-              apiUrl,
-              chainId: CHAIN_ID,
-              logFile,
-              onStarted,
-            });
-            // Its page lives under a path of its own; the rest of its origin is the mini app.
-            this.status.simulator.url = running.url;
-            return "the mini app inside a simulated World App";
-          });
+        : this.step("simulator", simulatorLaunch(layout, (url) => (this.status.simulator.url = url)));
 
     let failure: unknown;
     const settle = (task: Promise<unknown>) =>
@@ -211,11 +140,7 @@ export class LocalStack {
     if (this.stopping) throw new Error("the stack is stopping");
   }
 
-  private step(
-    name: ServiceName,
-    message: string,
-    run: (onStarted: (service: Service) => void, logFile: string | undefined) => Promise<string>,
-  ): Promise<void> {
+  private step(name: ServiceName, { message, run }: Launch): Promise<void> {
     const status = this.status[name];
     if (this.stopping) return Promise.reject(new Error("the stack is stopping"));
     status.state = "starting";

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../../src/app.js";
 import type { ConnectionLimits } from "../../src/connection-limits.js";
 import { loadConfig, type Config } from "../../src/env.js";
@@ -61,5 +62,36 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       if (ownsDatabase) await db.drop();
     },
+  };
+}
+
+/**
+ * The test file's app: built before its tests and closed after them (the hooks are registered here, in the file's
+ * order: one registered before it is there when it is built). Its `app`, `config` and `db` are read once the tests run;
+ * `options` may be a function, read when the app is built.
+ */
+export function testAppForFile(options: TestAppOptions | (() => TestAppOptions) = {}): TestApp {
+  let built: TestApp | undefined;
+  const current = () => {
+    if (!built) throw new Error("the file's test app is built before its tests (beforeAll)");
+    return built;
+  };
+  beforeAll(async () => {
+    built = await createTestApp(typeof options === "function" ? options() : options);
+  });
+  afterAll(async () => {
+    await built?.close();
+  });
+  return {
+    get app() {
+      return current().app;
+    },
+    get config() {
+      return current().config;
+    },
+    get db() {
+      return current().db;
+    },
+    close: () => current().close(),
   };
 }

@@ -1,5 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// One chain and one scenario serve every test in order (reindexing and live ones last): a second file would start both again.
+/* eslint max-lines: ["error", { max: 450, skipBlankLines: true, skipComments: true }] */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEther, toHex, type Address } from "viem";
@@ -18,131 +19,33 @@ import type {
   WalletHumansResponse,
   WorldIdStatusResponse,
 } from "../../src/api/types";
-import { startIndexer as startIndexerProcess, type Service } from "@oro/dev-stack";
-import { chainActions, startLocalChain, type LocalChain } from "../../scripts/support/local-chain";
+import { chainActions, type LocalChain } from "../../scripts/support/local-chain";
+import { playScenario, startChain, startIndexer, stopAll, streakOnceIt, WAIT, type IndexerRun, type Scenario } from "../support/indexer-scenario";
 
-const WAIT = 3_600;
 const { worldId } = deployments[31337];
 const hashOf = (name: string) => toHex(devNullifierHash(name), { size: 32 });
 
-/** One indexer run: the package's own `start` (launcher, then Ponder) on a fresh PGlite root and a free port. */
-interface IndexerRun {
-  baseUrl: string;
-  pgliteRoot: string;
-  service: Service;
-  get<T>(pathAndQuery: string): Promise<{ status: number; body: T }>;
-}
+// One local chain and one scenario (test/support/indexer-scenario.ts) serve every test below, in order: the first
+// indexer backfills it, the second reindexes it from scratch and follows it live.
+let chain: LocalChain;
+let first: IndexerRun;
+let second: IndexerRun;
+let accounts: Scenario["accounts"];
+let heidiSession: bigint;
+let ivySession: bigint;
+let T0: number;
+let lastEventAt: number;
+let lastEventBlock: number;
+let mintsBefore: number;
 
-const started: { stop(): Promise<void> }[] = [];
-const tempDirs: string[] = [];
+beforeAll(async () => {
+  chain = await startChain();
+  ({ accounts, heidiSession, ivySession, T0, lastEventAt, lastEventBlock, mintsBefore } = await playScenario(chain));
+  first = await startIndexer(chain, lastEventBlock);
+});
+afterAll(stopAll);
 
-/**
- * Starts the indexer and waits until it has indexed `lastEventBlock`. /ready alone means the backfill (up to
- * 30 blocks below the tip) is done; the newest blocks follow in live indexing, and Ponder's /status only
- * advances on blocks that carry events, so the wait is for the block of the newest event.
- */
-async function startIndexer(chain: LocalChain, lastEventBlock: number, pgliteRoot?: string): Promise<IndexerRun> {
-  const root = pgliteRoot ?? mkdtempSync(path.join(tmpdir(), "oro-indexer-test-"));
-  if (!pgliteRoot) tempDirs.push(root);
-  const indexer = await startIndexerProcess({
-    rpcUrl: chain.rpcUrl,
-    pgliteRoot: root,
-    env: { PONDER_LOG_LEVEL: "info" },
-    onStarted: (service) => started.push(service),
-  });
-  const { service, url: baseUrl } = indexer;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = (await (await fetch(`${baseUrl}/status`)).json()) as Record<string, { block: { number: number } }>;
-    if ((status.development?.block.number ?? 0) >= lastEventBlock) break;
-    if (Date.now() > deadline) throw new Error(`indexer did not reach block ${lastEventBlock}: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    baseUrl,
-    pgliteRoot: root,
-    service,
-    async get<T>(pathAndQuery: string) {
-      const response = await fetch(`${baseUrl}${pathAndQuery}`);
-      return { status: response.status, body: (await response.json()) as T };
-    },
-  };
-}
-
-/** The address's streak, asked again until `shows` holds or `timeoutMs` passes (live indexing takes a moment). */
-async function streakOnceIt(run: IndexerRun, address: Address, shows: (streak: StreakResponse) => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const streak = (await run.get<StreakResponse>(`/streaks/${address}`)).body;
-    if (shows(streak) || Date.now() >= deadline) return streak;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-describe("indexer against a local chain", () => {
-  let chain: LocalChain;
-  let first: IndexerRun;
-  let second: IndexerRun;
-  let accounts: { owner: Address; alice: Address; bob: Address; carol: Address; alice2: Address; dave: Address; erin: Address; heidi: Address; ivy: Address };
-  /** World ID 4.0: Heidi's session after she moved from 3.0; Ivy's, a human new under 4.0. */
-  let heidiSession: bigint;
-  let ivySession: bigint;
-  /** The scenario's clock: T0 is the first mint, every other time is relative to it. */
-  let T0: number;
-  let lastEventAt: number;
-  let lastEventBlock: number;
-  let mintsBefore: number;
-
-  beforeAll(async () => {
-    chain = await startLocalChain();
-    started.push(chain);
-    const actions = chainActions(chain);
-    const [owner, , alice, bob, carol, alice2, dave, erin, heidi, ivy] = chain.accounts;
-    if (!owner || !alice || !bob || !carol || !alice2 || !dave || !erin || !heidi || !ivy) throw new Error("the local chain has too few accounts");
-    accounts = { owner, alice, bob, carol, alice2, dave, erin, heidi, ivy };
-    mintsBefore = (await actions.oro.getEvents.Minted({}, { fromBlock: 0n })).length;
-
-    await actions.setWaitBetweenMints(owner, WAIT);
-    T0 = (await actions.latestTimestamp()) + 100;
-    const at = async <T>(timestamp: number, action: () => Promise<T>) => {
-      await actions.setNextBlockTimestamp(timestamp);
-      return action();
-    };
-    await at(T0, () => actions.mint("alice", alice));
-    await at(T0 + 1, () => actions.mint("bob", bob));
-    await at(T0 + 2, () => actions.mint("carol", carol));
-    await at(T0 + 3, () => actions.mint("heidi", heidi)); // a 3.0 human…
-    ivySession = await at(T0 + 4, () => actions.enrol("ivy", ivy)); // a human new under World ID 4.0: the first claim
-    await at(T0 + WAIT, () => actions.mint("alice", alice)); // one wait later: streak 2
-    heidiSession = await at(T0 + WAIT + 3, () => actions.moveToWorldId4("heidi", heidi)); // …moves to 4.0…
-    await at(T0 + WAIT + 4, () => actions.claimWithSession(heidiSession, heidi)); // …and claims with her session: streak 2
-    await at(T0 + WAIT + 5, () => actions.claimWithSession(ivySession, ivy)); // Ivy's second day: streak 2
-    await at(T0 + 2 * WAIT + 2, () => actions.mint("bob", bob)); // 2 × wait + 1 s after: restarts at 1
-    await at(T0 + 3 * WAIT, () => actions.mint("alice", alice)); // exactly 2 × wait later: streak 3
-    await at(T0 + 3 * WAIT + 2, () => actions.mint("bob", bob)); // one wait later: 2
-    await at(T0 + 3 * WAIT + 10, () => actions.setAmountPerMint(owner, parseEther("0.25")));
-    await at(T0 + 4 * WAIT, () => actions.mint("alice", alice2)); // same human, second wallet: streak 4
-    await at(T0 + 4 * WAIT + 10, () => actions.transfer(alice, dave, parseEther("0.1")));
-    await at(T0 + 4 * WAIT + 15, () => actions.transfer(dave, alice2, parseEther("0.1"))); // dave back to zero
-    await at(T0 + 4 * WAIT + 16, () => actions.mint("erin", erin)); // erin's wallet: erin mints first…
-    await at(T0 + 4 * WAIT + 17, () => actions.mint("frank", erin)); // …then frank and grace mint to it
-    await at(T0 + 4 * WAIT + 18, () => actions.mint("grace", erin));
-    const voucherClaim = await at(T0 + 4 * WAIT + 20, () =>
-      actions.claimVoucher({ account: bob, amount: parseEther("1"), nonce: 7n }, carol),
-    );
-    lastEventBlock = Number(voucherClaim.blockNumber);
-    lastEventAt = T0 + 4 * WAIT + 20;
-    // Push every event past Ponder's 30-block finality window, so the backfill covers all of them.
-    await actions.mineEmptyBlocks(31);
-
-    first = await startIndexer(chain, lastEventBlock);
-  });
-
-  afterAll(async () => {
-    for (const process of started.reverse()) await process.stop();
-    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-  });
-
+describe("indexer against a local chain: health and streaks", () => {
   it("stores PGlite data under the chain's identity (chain id + hash of ORO's creation block)", async () => {
     const creation = await chain.publicClient.getBlock({ blockNumber: BigInt(chain.deployment.oro.startBlock) });
     expect(existsSync(path.join(first.pgliteRoot, `31337_${creation.hash.slice(2, 10)}`))).toBe(true);
@@ -247,7 +150,9 @@ describe("indexer against a local chain", () => {
       expect((await first.get<ErrorResponse>(`/streaks/${address}/claims`)).status).toBe(400);
     }
   });
+});
 
+describe("indexer against a local chain: claims, humans and World ID 4.0", () => {
   it("lists claims newest first, with limit", async () => {
     const all = await first.get<ClaimsResponse>(`/streaks/${accounts.alice}/claims`);
     expect(all.status).toBe(200);
@@ -363,7 +268,9 @@ describe("indexer against a local chain", () => {
       expect(refused.body.error).toContain(address);
     }
   });
+});
 
+describe("indexer against a local chain: stats, payouts, mints and the query languages", () => {
   it("keeps stats equal to what the chain itself says", async () => {
     const actions = chainActions(chain);
     // A human's mints: 3.0 mints by nullifier hash, 4.0 claims by the human their session was enrolled for.
@@ -517,7 +424,9 @@ describe("indexer against a local chain", () => {
     expect(sql.status).toBe(200);
     expect(await sql.json()).toMatchObject({ rows: [{ n: 1 }] });
   });
+});
 
+describe("indexer against a local chain: reindexing, live indexing and a restarted chain", () => {
   it("gives identical answers after reindexing from scratch into a new data directory", async () => {
     const paths = [
       "/stats",
@@ -561,8 +470,7 @@ describe("indexer against a local chain", () => {
   });
 
   it("does not serve a previous chain's rows after the chain restarts", async () => {
-    const restarted = await startLocalChain();
-    started.push(restarted);
+    const restarted = await startChain();
     // Same data root as the first run: the new chain must get its own folder, not the old rows.
     const third = await startIndexer(restarted, Number(await restarted.publicClient.getBlockNumber()), first.pgliteRoot);
     const { body } = await third.get<StreakResponse>(`/streaks/${accounts.alice}`);

@@ -1,3 +1,4 @@
+import type { OutboxAnswer } from "@oro/clients";
 import type { FastifyPluginCallbackZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { addressSchema } from "../../schemas/common.js";
@@ -8,6 +9,7 @@ const outboxQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+/** The answer the simulator and the journeys read (its type's one home is @oro/clients, dev-outbox.ts). */
 const outboxResponseSchema = z.object({
   notifications: z.array(
     z.object({
@@ -23,7 +25,7 @@ const outboxResponseSchema = z.object({
       reason: z.string().nullable(),
     }),
   ),
-});
+}) satisfies z.ZodType<OutboxAnswer>;
 
 const worldAppBodySchema = z.object({
   /** Each user's World App: its language and whether the user allowed the app's notifications. */
