@@ -335,6 +335,12 @@ describe.skipIf(!dockerCompose)(`docker-compose config (${dockerCompose ?? "skip
     expect(rehearsal.code, rehearsal.output).toBe(0);
     expect(rehearsal.output).toMatch(/^ {2}chain:/m);
     expect(rehearsal.output).toMatch(/CHAIN_ID: '31337'/);
+    // A stopping replica's grace period outlasts the API's own shutdown limit: World App's 240 s timeout + 15 s in
+    // production; 15 s with the rehearsal's outbox, so that drill 12's hung replica is replaced after 30 s.
+    const apiGrace = (output: string) => /^ {2}api:\n(?: {4}.*\n|\n)*? {4}stop_grace_period: (\S+)$/m.exec(output)?.[1];
+    expect(apiGrace(production.output)).toBe("270s");
+    expect(rehearsal.output).toMatch(/NOTIFICATIONS_TRANSPORT: outbox/);
+    expect(apiGrace(rehearsal.output)).toBe("30s");
   });
 
   it("refuses to resolve without a required setting, naming it", async () => {

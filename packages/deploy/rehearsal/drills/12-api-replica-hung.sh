@@ -22,8 +22,9 @@ pid=$(app_pid "$victim")
 stopped_ms=$(($(date +%s%N) / 1000000))
 kill -STOP "$pid"
 # Swarm stops the unhealthy task with SIGTERM, which a stopped process receives only as the SIGKILL at the end of the
-# API's stop_grace_period (270 s, so that a healthy replica's reminder requests are answered), and only then starts
-# its replacement: out of rotation within seconds, two healthy replicas again within the grace period and a start.
+# API's stop_grace_period (API_STOP_GRACE_PERIOD: 270 s in production, so that a healthy replica's reminder requests
+# are answered; 30 s here, where the outbox sends none), and only then starts its replacement: out of rotation within
+# seconds, two healthy replicas again within the grace period and a start.
 replaced=$(wait_service_healthy api 420 2 "$victim") || fail "no healthy replacement within 420 s"
 drill "two healthy replicas without $victim again $replaced s after the stop ($(health_of "$victim" 2>/dev/null || echo gone))"
 kill -CONT "$pid" 2>/dev/null || true
