@@ -14,16 +14,21 @@ import { createPollService } from "../src/services/polls/polls.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { FakeIndexer, serveFakeIndexer } from "./helpers/fake-indexer.js";
+import { transpileApi, type TranspiledApi } from "./helpers/transpiled-api.js";
 
-// The operator's commands as the operator runs them (pnpm swap-volumes / polls / allow-list), each a process of its
-// own on a database of this test: a PGlite folder, or in the "postgres" project a fresh PostgreSQL database.
+// The operator's commands (pnpm swap-volumes / polls / allow-list), each a process of its own on a database of this
+// test: a PGlite folder, or in the "postgres" project a fresh PostgreSQL database. They run from the API transpiled
+// to JavaScript once (as the production image has it): the same sources, without tsx compiling them on each of the
+// twenty starts; the last test runs one through its package script (tsx), as the operator types it.
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const run = promisify(execFile);
 const work = mkdtempSync(path.join(tmpdir(), "oro-api-commands-"));
 let env: Record<string, string>;
 let server: TestDatabase | undefined;
+let transpiled: TranspiledApi;
 
 beforeAll(async () => {
+  transpiled = await transpileApi();
   const base = { ...process.env, NODE_ENV: "test", LOG_LEVEL: "silent" } as Record<string, string>;
   if (process.env.ORO_TEST_DATABASE === "postgres") {
     server = await createTestDatabase();
@@ -35,12 +40,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.drop();
   rmSync(work, { recursive: true, force: true });
+  transpiled?.remove();
 });
 
-async function commandWith(extraEnv: Record<string, string>, script: string, ...args: string[]) {
-  const options = { cwd: apiRoot, env: { ...env, ...extraEnv }, timeout: 240_000 };
+/** Runs an operator command: node on its transpiled JavaScript, or (`throughTsx`) `tsx scripts/<script>.ts`. */
+async function runCommand(how: { extraEnv?: Record<string, string>; throughTsx?: boolean }, script: string, ...args: string[]) {
+  const options = { cwd: apiRoot, env: { ...env, ...how.extraEnv }, timeout: 240_000 };
+  const [program, programArgs] = how.throughTsx
+    ? [path.join(apiRoot, "node_modules", ".bin", "tsx"), [`scripts/${script}.ts`, ...args]]
+    : [process.execPath, [transpiled.file(`scripts/${script}.ts`), ...args]];
   try {
-    const { stdout, stderr } = await run(path.join(apiRoot, "node_modules", ".bin", "tsx"), [`scripts/${script}.ts`, ...args], options);
+    const { stdout, stderr } = await run(program, programArgs, options);
     return { code: 0, out: stdout, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -48,7 +58,8 @@ async function commandWith(extraEnv: Record<string, string>, script: string, ...
   }
 }
 
-const command = (script: string, ...args: string[]) => commandWith({}, script, ...args);
+const commandWith = (extraEnv: Record<string, string>, script: string, ...args: string[]) => runCommand({ extraEnv }, script, ...args);
+const command = (script: string, ...args: string[]) => runCommand({}, script, ...args);
 
 async function withDatabase<T>(read: (database: Database) => Promise<T>): Promise<T> {
   const database = server ? server.database : await openDatabase({ kind: "pglite", dataDir: env.PGLITE_DATA_DIR ?? "" });
@@ -59,8 +70,8 @@ async function withDatabase<T>(read: (database: Database) => Promise<T>): Promis
   }
 }
 
-// Each command is a tsx process of its own (a few seconds alone, much longer on a loaded 2-core machine):
-// the suites wait for the commands to exit, with room to spare.
+// Each command is a process of its own (a second or two alone, much longer on a loaded 2-core machine): the suites
+// wait for the commands to exit, with room to spare.
 describe("pnpm swap-volumes", { timeout: 600_000 }, () => {
   it("imports a CSV file once, marks a reward claimed, and refuses a bad file whole", async () => {
     const address = "0x00000000000000000000000000000000000000c5";
@@ -306,6 +317,17 @@ describe("pnpm allow-list", { timeout: 600_000 }, () => {
       expect(lines, args.join(" ")).toHaveLength(1);
       expect(lines[0]).toMatch(message);
     }
+  });
+});
+
+describe("the commands from their TypeScript sources", { timeout: 600_000 }, () => {
+  it("pnpm polls runs through tsx, as its package script starts it, on the same database", async () => {
+    const file = path.join(work, "poll-through-tsx.json");
+    writeFileSync(file, JSON.stringify({ question: { en: "Through tsx?" }, options: [{ en: "Yes" }, { en: "No" }] }));
+    const created = await runCommand({ throughTsx: true }, "polls", "create", file);
+    expect(created.code, created.out).toBe(0);
+    const id = /created poll ([0-9a-f-]{36}) with 2 options/.exec(created.out)?.[1];
+    expect((await command("polls", "list")).out).toMatch(new RegExp(`${id ?? "no id"}\\topen\\t0 votes\\tThrough tsx\\?`));
   });
 });
 

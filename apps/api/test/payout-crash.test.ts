@@ -11,12 +11,12 @@ import { createTestDatabase, testDatabaseKind, type TestDatabase } from "./helpe
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { eventually } from "./helpers/indexer.js";
 import { freePort, startService, waitForHttpOk } from "@oro/dev-stack";
-import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
+import { acceptCode, aMinuteAfterAcceptance, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
+import { transpileApi, type TranspiledApi } from "./helpers/transpiled-api.js";
 
 // A real crash: the API process is killed with SIGKILL while its payout transaction waits in the mempool,
 // then started again. The reward must be paid exactly once and the database must say so.
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tsx = path.join(apiRoot, "node_modules", ".bin", "tsx");
 const PAYOUT_WALLET = devAccount(2).address;
 
 let chain: LocalChain;
@@ -30,7 +30,10 @@ const rewardEnv = {
   REFERRAL_REFEREE_REWARD: "0.5",
 };
 
+let transpiled: TranspiledApi;
+
 beforeAll(async () => {
+  transpiled = await transpileApi();
   chain = await startLocalChain();
   actions = chainActions(chain);
   if (testDatabaseKind() === "postgres") {
@@ -45,6 +48,7 @@ afterAll(async () => {
   await testDb?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await chain?.stop();
+  transpiled?.remove();
 });
 
 /** Opens the database the server uses (PGlite: only while no server process holds it). */
@@ -74,8 +78,9 @@ async function startServer() {
     ...rewardEnv,
     ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { PGLITE_DATA_DIR: target.dataDir }),
   };
-  const service = startService("api", tsx, ["src/server.ts"], { cwd: apiRoot, env });
-  // Readiness is the signal; the bound only stops a server that never gets there (tsx compiles on a loaded machine).
+  // The server as the production image runs it (transpiled JavaScript): no compiling on each of the two starts.
+  const service = startService("api", process.execPath, [transpiled.file("src/server.ts")], { cwd: apiRoot, env });
+  // Readiness is the signal; the bound only stops a server that never gets there (a loaded machine).
   await waitForHttpOk(`http://127.0.0.1:${port}/api/ready`, 180_000, service);
   return service;
 }
@@ -97,8 +102,7 @@ describe(`an API process killed mid-payout (${testDatabaseKind()})`, { timeout: 
       indexer.mint(referrer.account.address, 4241n, Math.floor(Date.now() / 1000) - 86_400);
       referee = await newUser(t.app);
       await acceptCode(t.app, referee, await referralCodeOf(t.app, referrer));
-      // After the acceptance on the chain's clock (the local chain runs ahead: a block per transaction).
-      indexer.mint(referee.account.address, 4242n, Number((await chain.publicClient.getBlock()).timestamp) + 60);
+      indexer.mint(referee.account.address, 4242n, await aMinuteAfterAcceptance(database.prisma, referee));
       // Decided as the worker decides it: a read decides it too, but only within the request's 3 s for the indexer,
       // which a loaded machine can use up (CI's read answered before the referral was decided).
       expect(await t.app.services.referrals.activateDue(10)).toEqual({ checked: 1, payable: 1 });

@@ -5,7 +5,7 @@ import { chainActions, devAccount, startLocalChain, type LocalChain } from "./he
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { eventually } from "./helpers/indexer.js";
-import { acceptCode, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
+import { acceptCode, aMinuteAfterAcceptance, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
 
 // The payout worker and the background loops against a local chain (the indexer is the in-memory one:
 // these tests are about the worker's bookkeeping; story.test.ts runs the real indexer).
@@ -44,15 +44,9 @@ async function payableReferral(app: TestApp): Promise<{ referrer: TestUser; refe
   indexer.mint(referrer.account.address, ++human, Math.floor(Date.now() / 1000) - 86_400);
   const referee = await newUser(app.app);
   expect((await acceptCode(app.app, referee, await referralCodeOf(app.app, referrer))).statusCode).toBe(200);
-  // After the acceptance on the chain's clock (the local chain runs ahead of this one: a block per transaction).
-  indexer.mint(referee.account.address, ++human, await afterChainNow());
+  indexer.mint(referee.account.address, ++human, await aMinuteAfterAcceptance(db.database.prisma, referee));
   await oroEarned(app.app, referee);
   return { referrer, referee };
-}
-
-/** A mint time after the chain's latest block (the fake indexer's mints carry whatever time they are given). */
-async function afterChainNow(): Promise<number> {
-  return Number((await chain.publicClient.getBlock()).timestamp) + 60;
 }
 
 const walletNonce = () => chain.publicClient.getTransactionCount({ address: PAYOUT_WALLET });
@@ -171,7 +165,7 @@ describe("background work of a running API", () => {
     indexer.mint(referrer.account.address, ++human, Math.floor(Date.now() / 1000) - 86_400);
     const referee = await newUser(app.app);
     await acceptCode(app.app, referee, await referralCodeOf(app.app, referrer));
-    indexer.mint(referee.account.address, ++human, await afterChainNow());
+    indexer.mint(referee.account.address, ++human, await aMinuteAfterAcceptance(db.database.prisma, referee));
     await eventually(() => actions.balanceOf(getAddress(referrer.address)), (balance) => balance === parseUnits("0.25", 18), 30_000);
     await eventually(() => actions.balanceOf(getAddress(referee.address)), (balance) => balance === parseUnits("0.125", 18), 30_000);
     await app.app.close();

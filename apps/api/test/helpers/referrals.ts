@@ -2,6 +2,7 @@ import { buildReferralMessage, REFERRAL_APP } from "@oro/clients";
 import type { FastifyInstance } from "fastify";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { LocalAccount } from "viem";
+import type { PrismaClient } from "../../src/generated/prisma/client.js";
 import { bearer, signIn } from "./siwe.js";
 
 export interface TestUser {
@@ -56,6 +57,16 @@ export async function acceptCode(app: FastifyInstance, referee: TestUser, code: 
   const query = new URLSearchParams({ userAddress: referee.address, referralCode: code, signature });
   if (options.sendNonce !== false) query.set("nonce", nonce);
   return app.inject({ method: "POST", url: `/api/referrals/refer_with_signature?${query.toString()}`, headers: bearer(referee.token) });
+}
+
+/**
+ * A time (unix seconds) a minute after the referee's acceptance as the API recorded it, on the chain's clock: when the
+ * referee's first mint counts as after it. Not the newest block's time, which is older than the acceptance when a
+ * loaded machine took over a minute since that block was mined.
+ */
+export async function aMinuteAfterAcceptance(prisma: PrismaClient, referee: TestUser): Promise<number> {
+  const referral = await prisma.referral.findFirstOrThrow({ where: { referee: { address: referee.address } } });
+  return Math.floor((referral.acceptedAtBlockTime ?? referral.createdAt).getTime() / 1000) + 60;
 }
 
 export async function oroEarned(app: FastifyInstance, user: TestUser, forceBustCache = true) {
