@@ -305,6 +305,30 @@ export class Simulator {
     return answer.notifications;
   }
 
+  /** The reminder passes the API's scheduler has run to their end (its metric `oro_api_reminder_passes_total`). */
+  async reminderPasses(metricsUrl: string): Promise<number> {
+    const metrics = await (await fetch(metricsUrl)).text();
+    const line = /^oro_api_reminder_passes_total (\d+)$/m.exec(metrics);
+    if (!line?.[1]) throw new Error("the API's metrics have no oro_api_reminder_passes_total");
+    return Number(line[1]);
+  }
+
+  /**
+   * Waits until the reminder scheduler has run `passes` whole passes from now on (a pass in flight, begun before,
+   * does not count), so that a check that something was NOT sent has seen them, however long a loaded machine takes.
+   * The rehearsal cannot read its replicas' metrics: there it waits as long as that many passes take at the API's
+   * default interval (NOTIFICATION_INTERVAL, 5 s).
+   */
+  async reminderPassesGoBy(passes: number): Promise<void> {
+    const { apiMetricsUrl } = this.stack;
+    if (!apiMetricsUrl) {
+      await new Promise((resolve) => setTimeout(resolve, passes * 5_000));
+      return;
+    }
+    const from = await this.reminderPasses(apiMetricsUrl);
+    await expect.poll(() => this.reminderPasses(apiMetricsUrl), { timeout: 60_000 }).toBeGreaterThanOrEqual(from + 1 + passes);
+  }
+
   async walletAddress(wallet: WalletId): Promise<string> {
     const state = await this.state();
     const found = state.humans.flatMap((human) => human.wallets).find((candidate) => candidate.id === wallet);
