@@ -178,25 +178,31 @@ export class Simulator {
     await this.appReady();
   }
 
+  /**
+   * Sets one of the panel's checkboxes. The panel redraws its boxes from the simulator's state every 5 s, and a redraw
+   * that was under way at the click can put the box back for a moment (Playwright's setChecked then fails, CI's 8d
+   * once): the click is what changes the setting, and the box shows it at the latest after the next redraw.
+   */
+  private async toggle(box: Locator, on: boolean, label: string): Promise<boolean> {
+    if ((await box.isChecked()) === on) return false;
+    await this.control(label, () => box.click());
+    await expect(box).toBeChecked({ checked: on });
+    return true;
+  }
+
   /** A phone with a notch: World App reports a safe area (47 px top, 34 px bottom); the mini app is relaunched. */
   async notch(on: boolean): Promise<void> {
-    const box = this.page.locator("#notch");
-    if ((await box.isChecked()) === on) return;
-    await this.control("Setting", () => box.setChecked(on));
-    await this.appReady();
+    if (await this.toggle(this.page.locator("#notch"), on, "Setting")) await this.appReady();
   }
 
   async verificationFails(on: boolean): Promise<void> {
-    const box = this.page.locator("#verification-fails");
-    if ((await box.isChecked()) === on) return;
-    await this.control("Setting", () => box.setChecked(on));
+    await this.toggle(this.page.locator("#verification-fails"), on, "Setting");
   }
 
   /** The human's World ID credential expires in 10 days (World App then refuses a request it must outlive). */
   async credentialExpiresSoon(human: string, on: boolean): Promise<void> {
     const box = this.page.getByRole("checkbox", { name: `${HUMAN_NAMES[human] ?? human}: World ID credential expires in 10 days` });
-    if ((await box.isChecked()) === on) return;
-    await this.control("World ID credential", () => box.setChecked(on));
+    await this.toggle(box, on, "World ID credential");
   }
 
   async nextTransaction(answer: "send" | "fail" | "reject" | "front-run"): Promise<void> {
