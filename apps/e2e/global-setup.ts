@@ -63,46 +63,63 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   process.once("SIGTERM", onSignal);
 
   try {
-    const chain = await startLocalChain({ logFile: log("chain") });
-    stops.push(() => chain.stop());
-    console.log(`e2e stack: chain ready at ${chain.rpcUrl}`);
-    const [indexerPort, apiPort, simulatorPort] = [await freePort(), await freePort(), await freePort()];
+    // Every port first, so that the web build (which bakes in the chain's URL) and the poll (written into the API's
+    // database) need not wait for the chain: on two cores the chain's deploy, Ponder's start and the builds overlap.
+    const [chainPort, indexerPort, apiPort, metricsPort, simulatorPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+    const rpcUrl = `http://127.0.0.1:${chainPort}`;
+    const indexerUrl = `http://127.0.0.1:${indexerPort}`;
     const simulatorHosts = [`127.0.0.1:${simulatorPort}`, `localhost:${simulatorPort}`];
     const apiData = path.join(dataDir, "api", "pglite");
 
-    const indexer = startIndexer({ rpcUrl: chain.rpcUrl, port: indexerPort, pgliteRoot: path.join(dataDir, "indexer"), logFile: log("indexer") }).then((running) => {
-      stops.push(() => running.stop());
+    const chain = startLocalChain({ port: chainPort, logFile: log("chain"), onStarted: (service) => stops.push(() => service.stop()) }).then((running) => {
+      console.log(`e2e stack: chain ready at ${running.rpcUrl}`);
       return running;
     });
-    const api = seedPoll(apiData, chain.rpcUrl, `http://127.0.0.1:${indexerPort}`).then(() =>
-      startApi({
-        rpcUrl: chain.rpcUrl,
-        indexerUrl: `http://127.0.0.1:${indexerPort}`,
-        port: apiPort,
-        dataDir: apiData,
-        corsOrigins: simulatorHosts.map((host) => `http://${host}`),
-        siweDomains: simulatorHosts,
-        logFile: log("api"),
-        onStarted: (service) => stops.push(() => service.stop()),
-      }),
-    );
-    const web = buildWeb({ outDir: path.join(dataDir, "web"), rpcUrl: chain.rpcUrl, logFile: log("web-build") }).then(async () => {
+    const poll = seedPoll(apiData, rpcUrl, indexerUrl);
+    const web = buildWeb({ outDir: path.join(dataDir, "web"), rpcUrl, logFile: log("web-build"), onStarted: (service) => stops.push(() => service.stop()) }).then(async () => {
       const server = await serveWeb({ distDir: path.join(dataDir, "web"), apiUrl: `http://127.0.0.1:${apiPort}` });
       stops.push(() => server.close());
       return server;
     });
-    const [runningIndexer, runningApi, webServer] = await Promise.all([indexer, api, web]);
+    const indexer = chain.then(() =>
+      startIndexer({ rpcUrl, port: indexerPort, pgliteRoot: path.join(dataDir, "indexer"), logFile: log("indexer"), onStarted: (service) => stops.push(() => service.stop()) }),
+    );
+    const api = Promise.all([chain, poll]).then(() =>
+      startApi({
+        rpcUrl,
+        indexerUrl,
+        port: apiPort,
+        dataDir: apiData,
+        corsOrigins: simulatorHosts.map((host) => `http://${host}`),
+        siweDomains: simulatorHosts,
+        env: journeyApiSettings(metricsPort),
+        logFile: log("api"),
+        onStarted: (service) => stops.push(() => service.stop()),
+      }),
+    );
+    // Settled all before anything is stopped: a service still starting when another failed is then on `stops` too.
+    const settled = await Promise.allSettled([chain, indexer, api, web, poll]);
+    const failed = settled.find((result): result is PromiseRejectedResult => result.status === "rejected");
+    if (failed) throw failed.reason;
+    const [runningChain, runningIndexer, runningApi, webServer] = await Promise.all([chain, indexer, api, web]);
     console.log(`e2e stack: indexer ${runningIndexer.url}, API ${runningApi.url}, web ${webServer.url}`);
     const simulator = await startSimulator({
       port: simulatorPort,
       miniAppUrl: webServer.url,
-      chainRpcUrl: chain.rpcUrl,
+      chainRpcUrl: rpcUrl,
       apiUrl: runningApi.url,
-      chainId: chain.chainId,
+      chainId: runningChain.chainId,
       logFile: log("simulator"),
       onStarted: (service) => stops.push(() => service.stop()),
     });
-    const info: E2eStack = { simulatorUrl: simulator.url, apiUrl: runningApi.url, rpcUrl: chain.rpcUrl, indexerUrl: runningIndexer.url, logsDir };
+    const info: E2eStack = {
+      simulatorUrl: simulator.url,
+      apiUrl: runningApi.url,
+      apiMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      rpcUrl,
+      indexerUrl: runningIndexer.url,
+      logsDir,
+    };
     process.env[STACK_VARIABLE] = JSON.stringify(info);
     console.log(`e2e stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s: simulator ${info.simulatorUrl} (logs in ${logsDir})`);
   } catch (error) {
@@ -114,6 +131,15 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     process.off("SIGTERM", onSignal);
     await stop();
   };
+}
+
+/**
+ * The API's intervals for this stack only (its env.ts reads them; the defaults stay as production has them): the
+ * journeys wait for what a user would see, so a shorter scheduler tick and streak cache shorten the wait without
+ * changing what is checked. The metrics port lets a journey count the reminder scheduler's passes.
+ */
+function journeyApiSettings(metricsPort: number): Record<string, string> {
+  return { NOTIFICATION_INTERVAL: "1s", STREAK_CACHE_TTL: "2s", METRICS_PORT: String(metricsPort) };
 }
 
 /** The API's operator command creates the journeys' poll in the database the API will open. */

@@ -25,7 +25,9 @@ export default defineConfig({
     viewport: { width: 1100, height: 960 },
     actionTimeout: 30_000,
     navigationTimeout: 60_000,
-    trace: "retain-on-failure",
+    // A failed journey's trace keeps the page at every action (DOM snapshots) but no screencast: the screencast makes
+    // Chromium paint and encode frames all run long on a 2-core machine (the journeys' own screenshots show the phone).
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true },
     launchOptions: chromiumLaunchOptions(),
   },
 });

@@ -73,6 +73,13 @@ describe("metrics", () => {
     await t.db.database.prisma.notificationJob.deleteMany({});
   });
 
+  it("count the reminder passes that ran to their end, due reminders or none", async () => {
+    const before = value(await t.app.metrics.metrics(), "oro_api_reminder_passes_total") ?? 0;
+    await t.app.services.reminders.runOnce();
+    await t.app.services.reminders.runOnce();
+    expect(value(await t.app.metrics.metrics(), "oro_api_reminder_passes_total")).toBe(before + 2);
+  });
+
   it("say how long ago each follower of the indexer's events reached the newest one", async () => {
     expect(await t.app.metrics.metrics()).not.toMatch(/^oro_api_chain_follower_behind_seconds/m);
     await t.app.services.referrals.followPayouts(60_000);

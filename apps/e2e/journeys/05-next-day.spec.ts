@@ -31,7 +31,8 @@ test("3. next day: +24 h turns the header gold, a claim makes the streak 2; +49 
   await sim.advanceHours(48);
   await sim.advanceHours(1);
   await sim.appReady();
-  // The API keeps a streak answer up to a minute (STREAK_CACHE_TTL): the user opens the app again until it shows.
+  // The API keeps a streak answer for STREAK_CACHE_TTL (a minute by default, 2 s on the journeys' stack): the user
+  // opens the app again until it shows.
   await expect
     .poll(
       async () => {

@@ -178,25 +178,31 @@ export class Simulator {
     await this.appReady();
   }
 
+  /**
+   * Sets one of the panel's checkboxes. The panel redraws its boxes from the simulator's state every 5 s, and a redraw
+   * that was under way at the click can put the box back for a moment (Playwright's setChecked then fails, CI's 8d
+   * once): the click is what changes the setting, and the box shows it at the latest after the next redraw.
+   */
+  private async toggle(box: Locator, on: boolean, label: string): Promise<boolean> {
+    if ((await box.isChecked()) === on) return false;
+    await this.control(label, () => box.click());
+    await expect(box).toBeChecked({ checked: on });
+    return true;
+  }
+
   /** A phone with a notch: World App reports a safe area (47 px top, 34 px bottom); the mini app is relaunched. */
   async notch(on: boolean): Promise<void> {
-    const box = this.page.locator("#notch");
-    if ((await box.isChecked()) === on) return;
-    await this.control("Setting", () => box.setChecked(on));
-    await this.appReady();
+    if (await this.toggle(this.page.locator("#notch"), on, "Setting")) await this.appReady();
   }
 
   async verificationFails(on: boolean): Promise<void> {
-    const box = this.page.locator("#verification-fails");
-    if ((await box.isChecked()) === on) return;
-    await this.control("Setting", () => box.setChecked(on));
+    await this.toggle(this.page.locator("#verification-fails"), on, "Setting");
   }
 
   /** The human's World ID credential expires in 10 days (World App then refuses a request it must outlive). */
   async credentialExpiresSoon(human: string, on: boolean): Promise<void> {
     const box = this.page.getByRole("checkbox", { name: `${HUMAN_NAMES[human] ?? human}: World ID credential expires in 10 days` });
-    if ((await box.isChecked()) === on) return;
-    await this.control("World ID credential", () => box.setChecked(on));
+    await this.toggle(box, on, "World ID credential");
   }
 
   async nextTransaction(answer: "send" | "fail" | "reject" | "front-run"): Promise<void> {
@@ -303,6 +309,30 @@ export class Simulator {
   async shownReminders(): Promise<ShownNotification[]> {
     const answer = (await (await fetch(`${this.stack.simulatorUrl}notifications`)).json()) as { notifications: ShownNotification[] };
     return answer.notifications;
+  }
+
+  /** The reminder passes the API's scheduler has run to their end (its metric `oro_api_reminder_passes_total`). */
+  async reminderPasses(metricsUrl: string): Promise<number> {
+    const metrics = await (await fetch(metricsUrl)).text();
+    const line = /^oro_api_reminder_passes_total (\d+)$/m.exec(metrics);
+    if (!line?.[1]) throw new Error("the API's metrics have no oro_api_reminder_passes_total");
+    return Number(line[1]);
+  }
+
+  /**
+   * Waits until the reminder scheduler has run `passes` whole passes from now on (a pass in flight, begun before,
+   * does not count), so that a check that something was NOT sent has seen them, however long a loaded machine takes.
+   * The rehearsal cannot read its replicas' metrics: there it waits as long as that many passes take at the API's
+   * default interval (NOTIFICATION_INTERVAL, 5 s).
+   */
+  async reminderPassesGoBy(passes: number): Promise<void> {
+    const { apiMetricsUrl } = this.stack;
+    if (!apiMetricsUrl) {
+      await new Promise((resolve) => setTimeout(resolve, passes * 5_000));
+      return;
+    }
+    const from = await this.reminderPasses(apiMetricsUrl);
+    await expect.poll(() => this.reminderPasses(apiMetricsUrl), { timeout: 60_000 }).toBeGreaterThanOrEqual(from + 1 + passes);
   }
 
   async walletAddress(wallet: WalletId): Promise<string> {

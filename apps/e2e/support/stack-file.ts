@@ -9,6 +9,11 @@ export interface E2eStack {
   simulatorUrl: string;
   /** The API's origin (routes under /api). */
   apiUrl: string;
+  /**
+   * The API's Prometheus metrics (its own port): the journeys count the reminder scheduler's passes there. Unset in
+   * the rehearsal, whose API replicas serve theirs to their own network only.
+   */
+  apiMetricsUrl?: string;
   rpcUrl: string;
   indexerUrl: string;
   logsDir: string;

@@ -171,6 +171,17 @@ function reminderMetrics(registry: Registry, { database: { prisma }, reminders }
       }
     },
   });
+  let passesCounted = 0;
+  new Counter({
+    name: "oro_api_reminder_passes_total",
+    help: "Reminder passes this replica ran to their end, due reminders or none: no increase while workers run means the scheduler is stuck",
+    registers: [registry],
+    collect() {
+      const passes = reminders.completedPasses();
+      this.inc(passes - passesCounted);
+      passesCounted = passes;
+    },
+  });
   new Gauge({
     name: "oro_api_reminders_stopped",
     help: "1 while this replica sends no reminders because World refused them (label code: World's refusal, e.g. api_key_inactive, not_allowed); alert RemindersRefusedByWorld",

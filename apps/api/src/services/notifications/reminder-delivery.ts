@@ -35,6 +35,7 @@ export function createReminderDelivery(parts: ReminderDeliveryParts) {
    */
   let leasing: Promise<unknown> = Promise.resolve();
   const totals = emptySummary();
+  let passesCompleted = 0;
 
   function leaseInTurn(limit: number): Promise<LeasedJob[]> {
     const leased = leasing.then(() => (standing.keepsQuota() ? leaseWithinQuota(worker, limit) : lease(worker, worker.prisma, worker.clock.now(), limit)));
@@ -109,7 +110,9 @@ export function createReminderDelivery(parts: ReminderDeliveryParts) {
   async function runOnce(budgetMs = 60_000, stopping?: AbortSignal): Promise<RunSummary> {
     const summary = emptySummary();
     try {
-      return await pass(summary, budgetMs, stopping);
+      const settled = await pass(summary, budgetMs, stopping);
+      passesCompleted += 1;
+      return settled;
     } finally {
       for (const outcome of Object.keys(totals) as (keyof RunSummary)[]) totals[outcome] += summary[outcome];
     }
@@ -123,7 +126,12 @@ export function createReminderDelivery(parts: ReminderDeliveryParts) {
     return totals;
   }
 
-  return { runOnce, settledTotals, sendingState: () => standing.sendingState() };
+  /** Passes of this process that ran to their end: the sign that the scheduler is alive, due reminders or none. */
+  function completedPasses(): number {
+    return passesCompleted;
+  }
+
+  return { runOnce, settledTotals, completedPasses, sendingState: () => standing.sendingState() };
 }
 
 /**
