@@ -175,4 +175,40 @@ describe.skipIf(!HAS_CHROMIUM)("the World App simulator in Chromium, on a local 
     await expect.poll(() => page.locator("#frame-url").textContent(), { timeout: 10_000 }).toBe("/share");
     await page.close();
   }, 300_000);
+
+  it("a redraw read before a wallet switch does not put the old wallet back: one click, one switch, one launch", async () => {
+    if (!browser || !simulator) throw new Error("stack not started");
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(simulator.url);
+    const bob = page.getByRole("radio", { name: "Bob (two wallets), second wallet", exact: true });
+    await expect.poll(() => page.locator("#status").textContent(), { timeout: 60_000 }).not.toMatch(/…$/);
+    // The panel's next redraw (every 5 s) is held after its state was read: it answers only after the switch.
+    let held: (stale: { fulfil: () => Promise<void>; url: string }) => void = () => undefined;
+    const redrawHeld = new Promise<{ fulfil: () => Promise<void>; url: string }>((resolve) => (held = resolve));
+    let holding = true;
+    await page.route("**/__simulator/state", async (route) => {
+      if (!holding) return route.continue();
+      holding = false;
+      const stale = await route.fetch();
+      const body = await stale.text();
+      held({ fulfil: () => route.fulfill({ response: stale, body }), url: route.request().url() });
+    });
+    const selects: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/__simulator/select")) selects.push(request.postData() ?? "");
+    });
+    const stale = await redrawHeld;
+    expect((await simulatorState()).activeWalletId).not.toBe("bob-second");
+    await bob.check();
+    await expect.poll(() => page.locator("#status").textContent(), { timeout: 60_000 }).toBe("Switching wallet: done");
+    const answered = page.waitForEvent("requestfinished", (request) => request.url() === stale.url);
+    await stale.fulfil();
+    await answered;
+    // Whatever the page does with that answer is done within its own tasks: read it after them.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    expect(await bob.isChecked()).toBe(true);
+    expect(selects).toHaveLength(1);
+    expect((await simulatorState()).activeWalletId).toBe("bob-second");
+    await page.close();
+  }, 120_000);
 });

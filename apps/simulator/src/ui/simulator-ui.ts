@@ -54,6 +54,20 @@ export function simulatorUi(pieces: UiPieces): void {
     pieces.renderPanel(page, state);
   }
 
+  // A redraw outside the controls' actions (every 5 s, after a wallet command): a state read before an action began, or
+  // while one runs, may predate what the action changes. Drawn after the click, it put the control just clicked back
+  // (CI: the wallet radio unchecked under the pointer by a command's redraw read 0.2 s before), and a second click made
+  // a second change: the wallet switched, and the mini app launched, twice. The action draws its own state.
+  let actionsBegun = 0;
+  let actionsRunning = 0;
+  async function redraw() {
+    const begun = actionsBegun;
+    const current = await call<StateView>("/state");
+    if (actionsRunning > 0 || begun !== actionsBegun) return;
+    state = current;
+    pieces.renderPanel(page, state);
+  }
+
   async function refreshChain() {
     try {
       const chain = await call<ChainView>("/chain");
@@ -84,12 +98,16 @@ export function simulatorUi(pieces: UiPieces): void {
   }
 
   async function action(label: string, run: () => Promise<unknown>) {
+    actionsBegun += 1;
+    actionsRunning += 1;
     say(`${label}…`);
     try {
       await run();
       say(`${label}: done`);
     } catch (error) {
       say(`${label}: ${(error as Error).message}`, true);
+    } finally {
+      actionsRunning -= 1;
     }
   }
 
@@ -99,7 +117,7 @@ export function simulatorUi(pieces: UiPieces): void {
     const approved = await pieces.confirmSheet(page, message);
     const { answer } = await call<{ answer: { event: string; payload: unknown } | null }>("/command", { message, approved });
     if (answer) frame.contentWindow?.postMessage({ source: "oro-simulator-host", event: answer.event, payload: answer.payload }, window.location.origin);
-    await refresh();
+    await redraw();
   }
 
   window.addEventListener("message", (event: MessageEvent<unknown>) => {
@@ -122,7 +140,7 @@ export function simulatorUi(pieces: UiPieces): void {
   window.setInterval(() => {
     void refreshChain();
     void pieces.refreshReminders(page);
-    void refresh().catch(() => undefined);
+    void redraw().catch(() => undefined);
   }, 5_000);
   window.setInterval(showFrameUrl, 500);
 }
