@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
-import { startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
+import { settled, startHarnessBrowser, waitForScreen, watch, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * Accessibility in Chromium: axe-core (from npm, injected into the page) over every route and every modal,
@@ -23,13 +23,12 @@ let browser: Browser | undefined;
 let origin = "";
 
 async function open(path: string, state: string, extra = "", width = 390): Promise<Page> {
-  if (!browser) throw new Error("no browser");
-  const page = await browser.newPage({ viewport: { width, height: 844 } });
+  if (!harness) throw new Error("no browser");
+  const page = await harness.newPage({ viewport: { width, height: 844 } });
   page.on("pageerror", (error) => console.error("page error:", error.message));
   await page.goto(`${origin}/test/harness/claim-states.html?state=${state}&path=${encodeURIComponent(path)}${extra}`);
-  await page.locator(".app__main > *:not(.page-loading)").first().waitFor();
-  await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(300);
+  await waitForScreen(page, page.locator(".app__main > *:not(.page-loading)").first());
+  await settled(page);
   return page;
 }
 
@@ -132,9 +131,10 @@ describe.skipIf(!HAS_CHROMIUM)("accessibility in Chromium", () => {
       for (const width of [390, 320]) {
         if (!browser) throw new Error("no browser");
         const page = await browser.newPage({ viewport: { width, height: 844 } });
+        watch(page);
         if (modal.clock) await page.clock.setFixedTime(new Date(modal.clock));
         await page.goto(`${origin}/test/harness/claim-states.html?state=${modal.state}&path=${encodeURIComponent(modal.path ?? "/")}${modal.extra ?? ""}`);
-        await page.locator(".app__main > *:not(.page-loading)").first().waitFor();
+        await waitForScreen(page, page.locator(".app__main > *:not(.page-loading)").first());
         await modal.act(page);
         const dialog = page.getByRole("dialog");
         await dialog.waitFor({ timeout: 10_000 });

@@ -43,9 +43,12 @@ describe.skipIf(!HAS_CHROMIUM)("in Chromium", () => {
     await page.mouse.move(box.x + 38, box.y + 38);
     await page.mouse.down();
     await page.mouse.move(box.x + 38 + (track.width - 76) / 2, box.y + 38, { steps: 5 });
+    // Halfway, the thumb follows the pointer; released there, it springs back (at the end it would stay, claiming).
+    await expect.poll(async () => Number(await thumb.getAttribute("aria-valuenow")), { timeout: 10_000 }).toBeGreaterThan(30);
     await page.mouse.up();
-    await page.waitForTimeout(400);
-    expect(await thumb.getAttribute("aria-valuenow")).toBe("0");
+    await expect.poll(() => thumb.getAttribute("aria-valuenow"), { timeout: 10_000 }).toBe("0");
+    // Sprung back where it started (a transition): the next drag must begin on the thumb, not on the track.
+    await expect.poll(async () => (await thumb.boundingBox())?.x, { timeout: 10_000 }).toBe(box.x);
     await page.mouse.move(box.x + 38, box.y + 38);
     await page.mouse.down();
     await page.mouse.move(track.x + track.width + 40, box.y + 38, { steps: 10 });

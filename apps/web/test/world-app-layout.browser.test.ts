@@ -1,8 +1,8 @@
 // @vitest-environment node
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HAS_CHROMIUM, NO_CHROMIUM_MESSAGE } from "@oro/dev-stack/chromium";
-import { startHarnessBrowser, type HarnessBrowser } from "./helpers/harness-browser";
+import { settled, startHarnessBrowser, waitForScreen, type HarnessBrowser } from "./helpers/harness-browser";
 
 /**
  * World App's layout rules for mini apps (WORLD-PLATFORM.md §3, World's mini-app guidelines), measured in Chromium
@@ -37,13 +37,12 @@ const ROUTES = ["/", "/stats", "/apps", "/polls", "/share", "/about", "/terms", 
 const STATES = ["signedOut", "notReady"] as const;
 
 let harness: HarnessBrowser | undefined;
-let browser: Browser | undefined;
 let origin = "";
 
 /** A page of the harness on a phone `width` wide with a notch; alert(), confirm() and prompt() are recorded. */
-async function open(state: string, path: string, width: number, extra = "", harness = "claim-states"): Promise<Page> {
-  if (!browser) throw new Error("no browser");
-  const page = await browser.newPage({ viewport: { width, height: 844 }, reducedMotion: "reduce" });
+async function open(state: string, path: string, width: number, extra = "", harnessPage = "claim-states"): Promise<Page> {
+  if (!harness) throw new Error("no browser");
+  const page = await harness.newPage({ viewport: { width, height: 844 }, reducedMotion: "reduce" });
   page.on("pageerror", (error) => console.error("page error:", error.message));
   await page.addInitScript(() => {
     const calls: string[] = [];
@@ -52,22 +51,15 @@ async function open(state: string, path: string, width: number, extra = "", harn
       Object.defineProperty(window, name, { value: (message?: unknown) => void calls.push(`${name}(${String(message)})`) });
     }
   });
-  await page.goto(`${origin}/test/harness/${harness}.html?state=${state}&path=${encodeURIComponent(path)}${extra}`);
-  await page.locator(".app__main > *:not(.page-loading)").first().waitFor();
+  await page.goto(`${origin}/test/harness/${harnessPage}.html?state=${state}&path=${encodeURIComponent(path)}${extra}`);
+  await waitForScreen(page, page.locator(".app__main > *:not(.page-loading)").first());
   // World App's safe area, as the app applies it (applySafeAreaInsets) inside World App.
   await page.evaluate(({ top, bottom }) => {
     document.documentElement.style.setProperty("--safe-top", `${top}px`);
     document.documentElement.style.setProperty("--safe-bottom", `${bottom}px`);
   }, WORLD_APP_LAYOUT.safeArea);
-  await page.waitForLoadState("networkidle");
-  await settle(page);
+  await settled(page);
   return page;
-}
-
-/** Waits until every animation has finished (a modal sliding in is measured where it comes to rest). */
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  await page.waitForTimeout(150);
 }
 
 /** What breaks World App's rules on the page as it is now (scrolled to its end), one line each. */
@@ -169,7 +161,7 @@ async function layoutProblems(page: Page, where: string): Promise<string[]> {
 describe.skipIf(!HAS_CHROMIUM)("World App's layout rules in Chromium (320 and 390 px, a phone with a notch)", () => {
   beforeAll(async () => {
     harness = await startHarnessBrowser();
-    ({ origin, browser } = harness);
+    ({ origin } = harness);
   }, 60_000);
 
   afterAll(async () => {
@@ -229,7 +221,7 @@ describe.skipIf(!HAS_CHROMIUM)("World App's layout rules in Chromium (320 and 39
       await thumb.focus();
       await success.keyboard.press("End");
       await success.locator(".claim--success").waitFor({ timeout: 10_000 });
-      await settle(success);
+      await settled(success);
       problems.push(...(await layoutProblems(success, `/ success ${width} px`)));
       await success.close();
     }
@@ -271,7 +263,7 @@ describe.skipIf(!HAS_CHROMIUM)("World App's layout rules in Chromium (320 and 39
         const page = await open(modal.state, modal.path ?? "/", width, modal.extra);
         await modal.act(page);
         await page.getByRole("dialog").first().waitFor({ timeout: 10_000 });
-        await settle(page);
+        await settled(page);
         problems.push(...(await layoutProblems(page, `${modal.name} ${width} px`)));
         await page.close();
       }
@@ -294,7 +286,7 @@ describe.skipIf(!HAS_CHROMIUM)("World App's layout rules in Chromium (320 and 39
       await page.setViewportSize({ width, height: 844 - WORLD_APP_LAYOUT.keyboard });
       await email.focus();
       await page.locator("form button[type=submit]").scrollIntoViewIfNeeded();
-      await settle(page);
+      await settled(page);
       problems.push(...(await layoutProblems(page, `email form, keyboard up, ${width} px`)));
       await page.close();
     }

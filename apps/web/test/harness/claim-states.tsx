@@ -44,7 +44,9 @@ const fakes = createFakes({
   ...(swap === null ? {} : { swapReward: { rewardStatus: Number(swap) >= 5 ? "Eligible" : "Ineligible", totalSwapVolumeUsd: Number(swap), minSwapVolumeUsd: 5 } }),
   ...(voteError === null ? {} : { voteError }),
 });
-Object.assign(window, { __oroFakes: fakes });
+const queryClient = createQueryClient();
+// The browser tests wait until the query client is idle (settled in test/helpers/harness-browser.ts).
+Object.assign(window, { __oroFakes: fakes, __oroQueryClient: queryClient });
 
 function Router({ children }: { children: ReactNode }) {
   return <MemoryRouter initialEntries={[params.get("path") ?? "/"]}>{children}</MemoryRouter>;
@@ -55,7 +57,7 @@ const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App services={fakes.services} queryClient={createQueryClient()} i18n={i18n} Router={Router} />
+      <App services={fakes.services} queryClient={queryClient} i18n={i18n} Router={Router} />
     </StrictMode>,
   );
 }

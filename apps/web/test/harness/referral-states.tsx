@@ -100,7 +100,9 @@ if (scenario.deepLink) captureDeepLinkReferral(scenario.deepLink);
 // A human who has never minted may accept a code (the fakes answer eligibility like the API).
 const fakes = createFakes({ lastMintedSecondsAgo: null, ...scenario.options });
 scenario.patch?.(fakes);
-Object.assign(window, { __oroFakes: fakes });
+const queryClient = createQueryClient();
+// The browser tests wait until the query client is idle (settled in test/helpers/harness-browser.ts).
+Object.assign(window, { __oroFakes: fakes, __oroQueryClient: queryClient });
 
 function Router({ children }: { children: ReactNode }) {
   return <MemoryRouter initialEntries={[scenario.path]}>{children}</MemoryRouter>;
@@ -111,7 +113,7 @@ const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App services={fakes.services} queryClient={createQueryClient()} i18n={i18n} Router={Router} />
+      <App services={fakes.services} queryClient={queryClient} i18n={i18n} Router={Router} />
     </StrictMode>,
   );
 }
