@@ -5,7 +5,8 @@
 // is req/s, p50 and p99 (ms) and the API process's CPU µs per request. Needs PostgreSQL (DATABASE_URL): a fresh
 // database is created next to it, seeded, and dropped afterwards. The per-IP budgets are out of reach (the load
 // comes from one address), the session refusals' budget as production sets it (RATE_LIMIT_SESSION_REFUSALS_PER_IP).
-// --server PATH runs another copy of the API's src/server.ts (an earlier version, to compare on the same machine).
+// --server PATH runs another copy of the API's src/server.ts (an earlier version, to compare on the same machine), through
+// tsx: only this copy is transpiled (a loader costs at start, not per request).
 import { randomBytes } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
 import { createScratchDatabase } from "../src/db/scratch.js";
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   try {
     await seedReferrals(scratch.url, { users: 2_000, referrals: 500, bigReferrerInvites: 0, sessions: HOT_USERS });
     const port = await freePort();
-    api = start("API", [server], {
+    api = await start("API", [server], {
       NODE_ENV: "development",
       DATABASE_URL: scratch.url,
       API_PORT: String(port),

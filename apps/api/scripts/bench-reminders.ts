@@ -143,7 +143,7 @@ async function run(stop: Stop): Promise<void> {
     const startReplica = async (index: number) => {
       const port = ports[index] ?? 0;
       const name = `replica ${processes.length + 1}`;
-      const child = start(name, ["src/server.ts"], replicaEnv(port));
+      const child = await start(name, ["src/server.ts"], replicaEnv(port));
       replicas[index] = child;
       processes.push(child);
       for (const stream of [child.stdout, child.stderr]) {

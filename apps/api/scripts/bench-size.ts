@@ -172,7 +172,7 @@ const ceilingPort = await freePort();
 // is installed; otherwise in the process, as one replica on the embedded defaults.
 const redis = redisServerBinary ? await startRedisServer() : undefined;
 if (!redis) console.log("redis-server is not installed: the API's rate limits count in its process (as one replica's would), not in Redis as docker-compose runs it");
-const ceilingProcess = start("ceiling", ["scripts/bench-ceiling.ts", String(ceilingPort)], {});
+const ceilingProcess = await start("ceiling", ["scripts/bench-ceiling.ts", String(ceilingPort)], {});
 await waitForOk(`http://127.0.0.1:${ceilingPort}/`, ceilingProcess);
 
 async function measureSize(users: number): Promise<SizeRun> {
@@ -185,7 +185,7 @@ async function measureSize(users: number): Promise<SizeRun> {
     const seedSeconds = await seedReferrals(scratch.url, { users, referrals, bigReferrerInvites: bigInvites, sessions: HOT_USERS });
     console.log(`\n${users.toLocaleString("en")} users, ${referrals.toLocaleString("en")} referrals (user 1: ${bigInvites.toLocaleString("en")} invites), seeded in ${seedSeconds.toFixed(1)} s`);
     const port = await freePort();
-    api = start("API", ["src/server.ts"], benchedApiEnv({ databaseUrl: scratch.url, port, indexerUrl: indexer.url, rateLimitRedisUrl: redis?.url }), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
+    api = await start("API", ["src/server.ts"], benchedApiEnv({ databaseUrl: scratch.url, port, indexerUrl: indexer.url, rateLimitRedisUrl: redis?.url }), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
     const base = `http://127.0.0.1:${port}`;
     await waitForOk(`${base}/api/health`, api);
     for (let i = 1; i <= HOT_USERS; i++) {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { Agent, createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { addresses, CHAIN_IDS, type IndexerApi } from "@oro/clients";
@@ -10,6 +11,7 @@ import pg from "pg";
 import { openDatabase } from "../src/db/database.js";
 import { loadConfig } from "../src/env.js";
 import { API_ROOT } from "./paths.js";
+import { transpileApi, type TranspiledApi } from "./transpiled-api.js";
 
 // What the API's benchmarks share: free ports, the API as a process of its own, and a stand-in for the indexer.
 
@@ -120,7 +122,7 @@ export function fakeIndexer(): Server {
 /** The fake indexer in its own process (scripts/bench-indexer.ts), answering once this resolves; stop() ends it. */
 export async function startFakeIndexer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = start("fake indexer", ["scripts/bench-indexer.ts", String(port)], {});
+  const child = await start("fake indexer", ["scripts/bench-indexer.ts", String(port)], {});
   const url = `http://127.0.0.1:${port}`;
   await waitForOk(`${url}/stats`, child);
   return {
@@ -173,9 +175,26 @@ export function benchedApiEnv({ databaseUrl, port, indexerUrl, rateLimitRedisUrl
   };
 }
 
-/** Node itself with tsx's loader, so that the PID is the server's own (and it can be profiled). */
-export function start(name: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
+let transpiled: Promise<TranspiledApi> | undefined;
+/** The API as production runs it (scripts/transpiled-api.ts), made once per bench and removed when it exits. */
+function transpiledOnce(): Promise<TranspiledApi> {
+  transpiled ??= transpileApi().then((api) => {
+    process.once("exit", () => api.remove());
+    return api;
+  });
+  return transpiled;
+}
+
+/**
+ * Node itself on a script of the API (`args[0]`, e.g. src/server.ts) transpiled to JavaScript as the production image
+ * has it, so that the PID is the server's own (and it can be profiled) and its CPU is production's, not tsx's. A script
+ * outside this API (another copy's, to compare) runs through tsx's loader.
+ */
+export async function start(name: string, args: string[], env: Record<string, string>, nodeFlags: string[] = []): Promise<ChildProcess> {
+  const [script = "", ...rest] = args;
+  const source = path.relative(API_ROOT, path.resolve(API_ROOT, script));
+  const program = source.startsWith("..") || path.isAbsolute(source) ? ["--import", "tsx", script] : [(await transpiledOnce()).file(source)];
+  const child = spawn(process.execPath, [...nodeFlags, ...program, ...rest], {
     cwd: API_ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

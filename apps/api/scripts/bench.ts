@@ -65,9 +65,9 @@ async function main(): Promise<void> {
     // The API as one replica runs it (the embedded default: the rate limits count in the process) and, when
     // redis-server is installed, as docker-compose runs it: the limits count in Redis, one budget across replicas.
     const apiEnv = (port: number, redisUrl?: string) => benchedApiEnv({ databaseUrl: url, port, indexerUrl: indexer.url, rateLimitRedisUrl: redisUrl });
-    const api = start("API", ["src/server.ts"], apiEnv(apiPort), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
+    const api = await start("API", ["src/server.ts"], apiEnv(apiPort), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
     children.push(api);
-    const bare = start("ceiling", ["scripts/bench-ceiling.ts", String(barePort)], {});
+    const bare = await start("ceiling", ["scripts/bench-ceiling.ts", String(barePort)], {});
     children.push(bare);
     const apiBase = `http://127.0.0.1:${apiPort}`;
     const bareBase = `http://127.0.0.1:${barePort}`;
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     if (redisServerBinary) {
       redis = await startRedisServer();
       const sharedPort = await freePort();
-      const apiShared = start("API (limits in Redis)", ["src/server.ts"], apiEnv(sharedPort, redis.url), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/limits-in-redis`] : []);
+      const apiShared = await start("API (limits in Redis)", ["src/server.ts"], apiEnv(sharedPort, redis.url), profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}/limits-in-redis`] : []);
       children.push(apiShared);
       sharedApi = { base: `http://127.0.0.1:${sharedPort}`, pid: apiShared.pid };
       await waitForOk(`${sharedApi.base}/api/health`, apiShared);

@@ -14,7 +14,7 @@ import { createPollService } from "../src/services/polls/polls.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { INDEXER_MAX_LIMIT } from "../src/services/indexer/client.js";
 import { FakeIndexer, serveFakeIndexer } from "./helpers/fake-indexer.js";
-import { transpileApi, type TranspiledApi } from "./helpers/transpiled-api.js";
+import { transpileApi, type TranspiledApi } from "../scripts/transpiled-api.js";
 
 // The operator's commands (pnpm swap-volumes / polls / allow-list), each a process of its own on a database of this
 // test: a PGlite folder, or in the "postgres" project a fresh PostgreSQL database. They run from the API transpiled

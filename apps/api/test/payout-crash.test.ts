@@ -12,7 +12,7 @@ import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { eventually } from "./helpers/indexer.js";
 import { freePort, startService, waitForHttpOk } from "@oro/dev-stack";
 import { acceptCode, aMinuteAfterAcceptance, newUser, oroEarned, referralCodeOf, type TestUser } from "./helpers/referrals.js";
-import { transpileApi, type TranspiledApi } from "./helpers/transpiled-api.js";
+import { transpileApi, type TranspiledApi } from "../scripts/transpiled-api.js";
 
 // A real crash: the API process is killed with SIGKILL while its payout transaction waits in the mempool,
 // then started again. The reward must be paid exactly once and the database must say so.

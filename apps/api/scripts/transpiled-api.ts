@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Every TypeScript file under `folder` (relative to the API's root). */
 function sourcesUnder(folder: string): string[] {
@@ -20,9 +20,10 @@ export interface TranspiledApi {
 
 /**
  * The API as the production image runs it (deploy/Dockerfile): each source file transpiled to JavaScript by esbuild,
- * file by file, beside copies of prisma/ and assets/. Suites that start dozens of processes (the operator's commands,
- * a crashed server) start them from it: node then compiles nothing, half the CPU of tsx on every start. The folder
- * is under node_modules/.cache, so that the API's packages resolve from it; `remove` deletes it.
+ * file by file, beside copies of prisma/ and assets/. The benches' servers and the suites that start dozens of
+ * processes (the operator's commands, a crashed server) start them from it: node then compiles nothing, half the CPU
+ * of tsx on every start, and a bench measures the code production runs. The folder is under node_modules/.cache, so
+ * that the API's packages resolve from it; `remove` deletes it.
  */
 export async function transpileApi(): Promise<TranspiledApi> {
   const parent = path.join(apiRoot, "node_modules", ".cache");
