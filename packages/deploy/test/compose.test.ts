@@ -341,6 +341,10 @@ describe.skipIf(!dockerCompose)(`docker-compose config (${dockerCompose ?? "skip
     expect(apiGrace(production.output)).toBe("270s");
     expect(rehearsal.output).toMatch(/NOTIFICATIONS_TRANSPORT: outbox/);
     expect(apiGrace(rehearsal.output)).toBe("30s");
+    // A deploy watches each new API and indexer task for a minute in production, 15 s in the rehearsal's drills.
+    const monitors = (output: string) => [...output.matchAll(/^ {6}update_config:\n(?: {8}.*\n)*? {8}monitor: (\S+)$/gm)].map((match) => match[1]);
+    expect(monitors(production.output)).toEqual(["60s", "60s", "30s"]);
+    expect(monitors(rehearsal.output)).toEqual(["15s", "15s", "30s"]);
   });
 
   it("refuses to resolve without a required setting, naming it", async () => {
