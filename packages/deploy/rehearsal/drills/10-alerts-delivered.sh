@@ -3,7 +3,7 @@
 # alert-sink, standing in for the operator's pager and the dead man's switch). One API replica is killed (SIGKILL)
 # and so is each replacement swarm mode starts, for as long as it takes (a replica in a crash loop: one killed once is
 # back within seconds, which pages nobody); then the killing stops.
-# Goals: the Watchdog keeps arriving at the dead man's switch (at least twice, never more than 150 s apart); ApiReplicaDown
+# Goals: the Watchdog keeps arriving at the dead man's switch (at least twice, never more than 90 s apart); ApiReplicaDown
 # ("fewer than two API replicas answer") arrives firing within 180 s of the first kill (Prometheus's 15 s scrape and
 # evaluation, the rule's 1 minute, Alertmanager's 10 s group wait), and resolved within 180 s of two replicas being
 # healthy again.
@@ -16,9 +16,12 @@ FIRING_WITHIN=180
 RESOLVED_WITHIN=180
 api_replicas || exit 1
 survivor=${replicas[1]}
-# The sink's webhooks as "arrival-ms path status alertname" lines.
+# The sink's webhooks as "arrival-ms path status alertname" lines, asked from the survivor while the others are being
+# killed, else from any API container running (a loaded machine's healthcheck may have replaced the survivor since).
 received() {
-  "$DOCKER" exec "$survivor" node -e '
+  local from=$survivor
+  [ "$("$DOCKER" inspect --format '{{.State.Running}}' "$from" 2>/dev/null)" = true ] || from=$(containers_of api | head -1)
+  "$DOCKER" exec "$from" node -e '
     fetch("http://alert-sink:9095/received").then((r) => r.json()).then((all) => {
       for (const { at, path, body } of all) for (const alert of body.alerts ?? []) console.log(at, path, alert.status, alert.labels.alertname);
     }, (e) => { console.error(e.message); process.exit(1); })'
@@ -54,9 +57,10 @@ done
 [ -n "$resolved" ] && drill "ApiReplicaDown arrived resolved $resolved s after two replicas were healthy again" ||
   fail "ApiReplicaDown did not arrive resolved within $RESOLVED_WITHIN s"
 # The Watchdog last: the stack may have been up for less than a minute of Alertmanager's repeats when the drill began
-# (the journeys and the drills before take about 2 minutes); by now it has been up for minutes more. Waits for the
-# second arrival for at most WATCHDOG_WITHIN s after the first (a 1 minute repeat, checked on a 1 minute group tick).
-WATCHDOG_WITHIN=150
+# (the journeys and the drills before take about 2 minutes); by now it has been up for minutes more. It is due every
+# minute (alertmanager.yml: a 45 s repeat checked every 15 s); the drill waits for the second arrival at most
+# WATCHDOG_WITHIN s after the first, and fails on any gap longer (a 1 minute repeat checked every minute came every 2).
+WATCHDOG_WITHIN=90
 watchdog_arrivals() { received | awk '$2 == "/deadmans-switch" && $4 == "Watchdog" { print $1 }'; }
 first=$(watchdog_arrivals | head -1)
 while [ -n "$first" ] && [ "$(watchdog_arrivals | wc -l)" -lt 2 ] &&
