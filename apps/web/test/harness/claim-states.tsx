@@ -1,5 +1,6 @@
 /**
- * Development harness (served by the Vite dev server, never built): the real app with fake services, one claim
+ * Development harness (served by the Vite dev server for the screenshot script, and built in development mode for
+ * the browser tests by test/helpers/harness-server.ts): the real app with fake services, one claim
  * state per `?state=`, for the screenshot script and the browser tests. `&lang=` picks a language.
  */
 import { StrictMode, type ReactNode } from "react";

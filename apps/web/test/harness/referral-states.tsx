@@ -1,5 +1,6 @@
 /**
- * Development harness (served by the Vite dev server, never built): the real app with fake services in one
+ * Development harness (served by the Vite dev server for the screenshot script, and built in development mode for
+ * the browser tests by test/helpers/harness-server.ts): the real app with fake services in one
  * referral state per `?state=` (the claim screen's invite card, modal and banners; the share screen), for the
  * screenshot script. `&lang=` picks a language.
  */

@@ -1,13 +1,12 @@
-import { join } from "node:path";
 import { chromiumLaunchOptions } from "@oro/dev-stack/chromium";
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page, type Request } from "playwright-core";
-import { createServer } from "vite";
+import { inject } from "vitest";
 
 export interface HarnessBrowser {
-  /** The Vite dev server's origin, serving the app and test/harness/. */
+  /** The origin of the run's harness build (test/helpers/harness-server.ts): the app and test/harness/. */
   origin: string;
   browser: Browser;
-  /** A page whose requests `settled` follows, and whose failures `waitForScreen` reports. */
+  /** A page whose requests `settled` follows. */
   newPage(options?: BrowserContextOptions): Promise<Page>;
   close(): Promise<void>;
 }
@@ -77,8 +76,14 @@ export async function waitForScreen(page: Page, locator: Locator): Promise<void>
         body: document.body.innerHTML.slice(0, 500),
       }))
       .catch((failure: unknown) => `(page not readable: ${String(failure)})`);
+    // Chromium drops every request in flight, loopback included, when the machine's network interfaces change: a
+    // Docker engine starting or stopping containers beside the tests (the production rehearsal's drills) does that.
+    const networkChanged = lines.some((line) => line.includes("ERR_NETWORK_CHANGED"))
+      ? ["(ERR_NETWORK_CHANGED: the machine's network interfaces changed while the page loaded, e.g. containers started or stopped beside the tests)"]
+      : [];
     const report = [
       `harness page ${page.url()} did not show ${String(locator)}:`,
+      ...networkChanged,
       ...lines,
       ...[...unanswered].map((request) => `never answered: ${request.method()} ${request.url()}`),
       `document: ${JSON.stringify(state, null, 1)}`,
@@ -93,17 +98,14 @@ function appIdle(): boolean {
   return !document.querySelector(".page-loading") && queries?.isFetching() === 0 && queries.isMutating() === 0 && document.fonts.status === "loaded";
 }
 
-/** The app's Vite dev server on a free port and Chromium, for the tests that drive the harness pages. */
+/** Chromium for the tests that drive the harness pages, served from the run's one build. */
 export async function startHarnessBrowser(): Promise<HarnessBrowser> {
-  // Port 0: the system picks a free port.
-  const server = await createServer({ root: join(import.meta.dirname, "..", ".."), logLevel: "error", server: { host: "127.0.0.1", port: 0, strictPort: true } });
-  await server.listen();
-  const origin = (server.resolvedUrls?.local[0] ?? "").replace(/\/$/, "");
+  const origin = inject("harnessOrigin");
   const browser = await chromium.launch(chromiumLaunchOptions());
-  // The first page makes Vite optimise the dependencies and transform the app: tens of seconds on a loaded
-  // machine. Done once here, under the hook's budget, so that no test's own waits pay for it.
+  // The first request of the run builds the harness (tens of seconds on a loaded machine): made here, under the
+  // hook's budget, so that no test's own waits pay for it.
   const warmUp = await browser.newPage();
-  await warmUp.goto(`${origin}/`, { waitUntil: "load", timeout: 110_000 });
+  await warmUp.goto(`${origin}/test/harness/claim-states.html`, { waitUntil: "load", timeout: 110_000 });
   await warmUp.close();
   return {
     origin,
@@ -116,7 +118,6 @@ export async function startHarnessBrowser(): Promise<HarnessBrowser> {
     },
     async close() {
       await browser.close();
-      await server.close();
     },
   };
 }
