@@ -17,7 +17,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { extname, join, normalize, sep } from "node:path";
 import { gzipSync } from "node:zlib";
 import { BENCH_REFERENCES } from "@oro/clients";
-import { buildWeb, recordBenchFigure } from "@oro/dev-stack";
+import { buildWeb, CONTENT_TYPES, recordBenchFigure } from "@oro/dev-stack";
 import { chromiumLaunchOptions } from "@oro/dev-stack/chromium";
 import { chromium } from "playwright-core";
 
@@ -43,16 +43,6 @@ const PROFILES = [
   },
 ];
 
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".wasm": "application/wasm",
-  ".txt": "text/plain; charset=utf-8",
-};
 const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".svg", ".txt", ".wasm"]);
 
 const load = () => loadavg().map((value) => value.toFixed(2)).join(" / ");
@@ -78,7 +68,7 @@ function loadFiles(distDir) {
         const body = readFileSync(path);
         const extension = extname(name);
         const key = `/${path.slice(distDir.length + 1).split(sep).join("/")}`;
-        table.set(key, { body, gzip: COMPRESSIBLE.has(extension) ? gzipSync(body) : null, type: TYPES[extension] ?? "application/octet-stream" });
+        table.set(key, { body, gzip: COMPRESSIBLE.has(extension) ? gzipSync(body) : null, type: CONTENT_TYPES[extension] ?? "application/octet-stream" });
       }
     }
   };

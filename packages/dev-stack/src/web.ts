@@ -58,7 +58,8 @@ export interface ServeWebOptions {
   host?: string;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
+/** The content type of a built web file, by extension: one table for every server of a build (here, the tests, the bench). */
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8",

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, relative, resolve } from "node:path";
+import { CONTENT_TYPES } from "@oro/dev-stack";
 import { build } from "vite";
 import type { TestProject } from "vitest/node";
 
@@ -15,19 +16,6 @@ declare module "vitest" {
 }
 
 const root = join(import.meta.dirname, "..", "..");
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".webmanifest": "application/manifest+json",
-  ".wasm": "application/wasm",
-  ".woff2": "font/woff2",
-  ".txt": "text/plain; charset=utf-8",
-};
 
 /**
  * One bundled build of the app and its harness pages, instead of a dev server per test file: Chromium then loads a
@@ -90,7 +78,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+    response.writeHead(200, { "content-type": CONTENT_TYPES[extname(path)] ?? "application/octet-stream" });
     createReadStream(path).pipe(response);
   };
   const server = createServer((request, response) => {
