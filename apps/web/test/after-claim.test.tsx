@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CoinRain } from "../src/features/after-claim/CoinRain";
+import { ApiRequestError } from "../src/lib/api";
 import { readStored, writeStored } from "../src/lib/storage";
 import type { FakeOptions } from "./fakes";
 import { USER } from "./fakes";
@@ -89,6 +90,25 @@ describe("after a successful claim", () => {
     expect(bypassed()).toHaveLength(0);
     await flush(20);
     expect(bypassed()).toHaveLength(1);
+  });
+
+  it("keeps the streak shown when its reload is refused for too many requests, and shows the new one when the API said to ask again", async () => {
+    writeStored("hasSeenNotificationModal", true);
+    const limited = () => new ApiRequestError(429, "RATE_LIMITED", "too many requests for this address: retry in 20 s", 20_000);
+    const app = await claimSuccessfully({ streak: { currentStreak: 4 }, streakAfterClaim: { streak: { currentStreak: 5 }, refusals: [limited()] } });
+    const bypassed = () => app.fakes.calls.filter((call) => call.name === "getCurrentStreak" && (call.args[1] as { bypassCache: boolean }).bypassCache);
+    await flush(5000);
+    await flush(0);
+    expect(bypassed()).toHaveLength(1);
+    // Refused: the header keeps the streak it had (not "--"), and nothing is asked before the API's 20 s.
+    expect(screen.getByTestId("streak")).toHaveTextContent("4 days");
+    await flush(19_990);
+    expect(bypassed()).toHaveLength(1);
+    expect(screen.getByTestId("streak")).toHaveTextContent("4 days");
+    await flush(20);
+    await flush(0);
+    expect(bypassed()).toHaveLength(2);
+    expect(screen.getByTestId("streak")).toHaveTextContent("5 days");
   });
 
   it("shows the swap reward at 4 s when no other modal is open", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiRequestError, createOroApi, toApiLocale } from "../src/lib/api";
+import { ApiRequestError, createOroApi, retryAfterMsOf, toApiLocale } from "../src/lib/api";
 import { USER } from "./fakes";
 
 /** The API module on the generated client, against a recorded fetch. */
@@ -42,6 +42,24 @@ describe("API module", () => {
     const error = await api.signIn({ message: "m", signature: "0x12", address: USER }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiRequestError);
     expect(error).toMatchObject({ status: 401, code: "NONCE_REUSED" });
+  });
+
+  it("keeps the wait a refusal names (retry-after, as the API sends it with a 429), and none when it names none", async () => {
+    const limited = withFetch(
+      () =>
+        new Response(JSON.stringify({ error: "RATE_LIMITED", message: "too many requests for this address: retry in 17 s" }), {
+          status: 429,
+          headers: { "content-type": "application/json", "retry-after": "17" },
+        }),
+    ).api;
+    expect(await limited.getCurrentStreak(USER, { bypassCache: true }).catch((caught: unknown) => caught)).toMatchObject({ status: 429, code: "RATE_LIMITED", retryAfterMs: 17_000 });
+    const refused = withFetch(() => json({ error: "NOT_FOUND", message: "no" }, 404)).api;
+    expect(await refused.getCurrentStreak(USER, { bypassCache: true }).catch((caught: unknown) => caught)).toMatchObject({ status: 404, retryAfterMs: null });
+    // The header's other form, an HTTP date; anything else is no wait at all.
+    const now = Date.parse("2030-01-01T00:00:00Z");
+    expect(retryAfterMsOf("Tue, 01 Jan 2030 00:00:30 GMT", now)).toBe(30_000);
+    expect(retryAfterMsOf("Mon, 31 Dec 2029 23:59:00 GMT", now)).toBe(0);
+    expect([retryAfterMsOf(null), retryAfterMsOf(""), retryAfterMsOf("soon"), retryAfterMsOf("-3")]).toEqual([null, null, null, null]);
   });
 
   it("accepts an invite code by POST /api/referrals/refer_with_signature, and throws the API's refusal like every other call", async () => {

@@ -17,7 +17,10 @@ export function fakeApi(options: FakeOptions, record: RecordCall): OroApi {
     },
     getCurrentStreak: (address, opts) => {
       record("getCurrentStreak", address, opts);
-      const streak = options.streak ?? { currentStreak: 4 };
+      const after = opts.bypassCache ? options.streakAfterClaim : undefined;
+      const refusal = after?.refusals.shift();
+      if (refusal) return Promise.reject(refusal);
+      const streak = after?.streak ?? options.streak ?? { currentStreak: 4 };
       return streak instanceof Error ? Promise.reject(streak) : Promise.resolve(streak);
     },
     clearStreakCache: (address) => (record("clearStreakCache", address), Promise.resolve()),

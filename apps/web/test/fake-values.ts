@@ -1,6 +1,6 @@
 import { buildDevProof, DEV_PROFILE, devEnrolmentProofs, devNullifierHash, idkitSessionIdOf, type ApiSchemas } from "@oro/clients";
 import type { Address } from "viem";
-import type { PendingEnrolmentText, Poll, ReferralEligibility, StreakData, SwapReward, TokenPrice } from "../src/lib/api";
+import type { ApiRequestError, PendingEnrolmentText, Poll, ReferralEligibility, StreakData, SwapReward, TokenPrice } from "../src/lib/api";
 import type { ClaimRefusal } from "../src/lib/claim-refusal";
 import type { NotificationPermissionOutcome } from "../src/lib/world-app/request-permission";
 import type { PendingEnrolment, WorldId3Verification, WorldId4Verification } from "../src/lib/world-app/verify";
@@ -84,6 +84,8 @@ export interface FakeOptions {
   /** What the contract names when the failed mint is simulated again (default: nothing, the network's trouble). */
   claimRefusal?: ClaimRefusal | null;
   streak?: StreakData | Error;
+  /** The streak a bypass-cache read answers (the claim's new one), and how many such reads are refused first. */
+  streakAfterClaim?: { streak: StreakData; refusals: ApiRequestError[] };
   balanceWei?: bigint | Error;
   price?: TokenPrice | null;
   swapReward?: SwapReward;

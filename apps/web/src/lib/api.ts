@@ -143,9 +143,20 @@ export class ApiRequestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** How long the API asked the app to wait before asking again (its retry-after, on a 429 or a 503), if it did. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }
+}
+
+/** A retry-after header in milliseconds: delay-seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
+export function retryAfterMsOf(header: string | null, now = Date.now()): number | null {
+  if (header === null || header.trim() === "") return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = /GMT$/i.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 export interface ApiOptions {
@@ -164,6 +175,7 @@ function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T
     result.response.status,
     typeof error?.error === "string" ? error.error : "HTTP_ERROR",
     typeof error?.message === "string" ? error.message : `The API answered ${result.response.status}`,
+    retryAfterMsOf(result.response.headers.get("retry-after")),
   );
 }
 

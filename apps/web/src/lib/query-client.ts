@@ -1,4 +1,5 @@
 import { QueryClient } from "@tanstack/react-query";
+import { ApiRequestError } from "./api";
 
 const FIVE_MINUTES = 5 * 60_000;
 
@@ -6,7 +7,7 @@ const FIVE_MINUTES = 5 * 60_000;
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: FIVE_MINUTES, retry: 2, gcTime: FIVE_MINUTES, refetchOnWindowFocus: false },
+      queries: { staleTime: FIVE_MINUTES, retry: 2, retryDelay, gcTime: FIVE_MINUTES, refetchOnWindowFocus: false },
       mutations: { retry: false },
     },
   });
@@ -17,4 +18,13 @@ export const BACKOFF_ATTEMPTS = 3;
 export function backoffDelay(attemptIndex: number): number {
   return Math.min(1000 * 2 ** attemptIndex, 30_000);
 }
-export const backoffRetry = { retry: BACKOFF_ATTEMPTS, retryDelay: backoffDelay } as const;
+
+/**
+ * The wait before a retry: the API's own when it named one (a 429 says when the wallet's budget refills; asking
+ * sooner is refused again and spends the next budget), never over the data's freshness; otherwise the backoff.
+ */
+export function retryDelay(attemptIndex: number, error: unknown): number {
+  if (error instanceof ApiRequestError && error.retryAfterMs !== null) return Math.min(error.retryAfterMs, FIVE_MINUTES);
+  return backoffDelay(attemptIndex);
+}
+export const backoffRetry = { retry: BACKOFF_ATTEMPTS, retryDelay } as const;

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Address } from "viem";
 import { env } from "../../env";
 import { ApiRequestError } from "../../lib/api";
-import { backoffDelay, BACKOFF_ATTEMPTS } from "../../lib/query-client";
+import { BACKOFF_ATTEMPTS, retryDelay } from "../../lib/query-client";
 import { useServices } from "../../lib/services";
 import { readStored, writeStored } from "../../lib/storage";
 
@@ -16,12 +16,12 @@ export function useNotificationPermission(address: Address | null) {
   const { api, wallet, monitoring } = useServices();
   const { i18n } = useTranslation();
   // The permission is asked once: a reminder the API could not schedule at that moment (a 503 while it cannot tell
-  // when the next claim opens, a 429, a 5xx, no network) is asked for again, 1 s, 2 s and 4 s later, even once the
-  // modal has closed. A refusal (4xx) is final.
+  // when the next claim opens, a 429, a 5xx, no network) is asked for again, 1 s, 2 s and 4 s later (or when the API
+  // said to ask again), even once the modal has closed. A refusal (4xx) is final.
   const { mutate: scheduleReminder } = useMutation({
     mutationFn: ({ to, locale }: { to: Address; locale: string }) => api.scheduleClaimReminder(to, locale),
     retry: (failures, error) => failures < BACKOFF_ATTEMPTS && (!(error instanceof ApiRequestError) || error.status === 429 || error.status >= 500),
-    retryDelay: backoffDelay,
+    retryDelay,
   });
   return useCallback(async (): Promise<"settings" | "granted" | "denied"> => {
     if (readStored("notificationPermissionRequested")) {
