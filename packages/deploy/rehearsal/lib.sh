@@ -47,6 +47,19 @@ ensure_dockerd() {
   fi
   mkdir -p "$REHEARSAL_DIR/data" "$REHEARSAL_DIR/exec"
   rm -f "$REHEARSAL_DIR/docker.sock"
+  # The network namespaces a dockerd stopped before its own cleanup (killed) left under its exec root. One that holds
+  # a swarm overlay's vxlan device keeps the next engine from creating the ingress network ("error creating vxlan
+  # interface: file exists"), and every port the stack publishes then resets its connections. Only when no engine
+  # of ours is alive: its namespaces are then nobody's.
+  local stale_pid ns
+  stale_pid=$(cat "$REHEARSAL_DIR/dockerd.pid" 2>/dev/null || true)
+  if [ -z "$stale_pid" ] || ! kill -0 "$stale_pid" 2>/dev/null; then
+    for ns in "$REHEARSAL_DIR"/exec/netns/*; do
+      [ -e "$ns" ] || continue
+      umount "$ns" 2>/dev/null || true
+      rm -f "$ns" && log "removed a network namespace an earlier engine left: ${ns##*/}"
+    done
+  fi
   "$dockerd" --host "$DOCKER_HOST" --data-root "$REHEARSAL_DIR/data" --exec-root "$REHEARSAL_DIR/exec" \
     --pidfile "$REHEARSAL_DIR/dockerd.pid" --bridge none --log-level warn \
     --default-address-pool "base=${ORO_REHEARSAL_ADDRESS_POOL:-10.231.0.0/16},size=24" \
