@@ -6,7 +6,7 @@ export { workspaceRoot, workspacePaths, binOf } from "./workspace.js";
 export { startLocalChain, type LocalChain, type LocalChainOptions } from "./chain.js";
 export { startIndexer, type RunningIndexer, type IndexerOptions } from "./indexer.js";
 export { startApi, type RunningApi, type ApiOptions } from "./api.js";
-export { buildWeb, serveWeb, startWebDev, CONTENT_TYPES, type BuildWebOptions, type ServeWebOptions, type WebServer, type WebDevServer, type WebDevOptions } from "./web.js";
+export { buildWeb, serveWeb, startWebDev, CONTENT_TYPES, fileAt, type BuildWebOptions, type ServeWebOptions, type WebServer, type WebDevServer, type WebDevOptions } from "./web.js";
 export {
   locateSimulator,
   startSimulator,

@@ -76,17 +76,25 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".webmanifest": "application/manifest+json",
 };
 
-async function fileAt(distDir: string, urlPath: string): Promise<string | undefined> {
+/**
+ * The built file a URL path names inside `folder` (a folder's own index.html for a folder), or undefined: nothing
+ * there, a path that leaves the folder, or one that does not decode. The production server and the web's browser
+ * tests serve their builds through it.
+ */
+export async function fileAt(folder: string, urlPath: string): Promise<string | undefined> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
   } catch {
     return undefined;
   }
-  const file = path.join(distDir, path.normalize(decoded));
-  if (!file.startsWith(distDir + path.sep)) return undefined;
+  const file = path.join(folder, path.normalize(decoded));
+  if (file !== folder + path.sep && !file.startsWith(folder + path.sep)) return undefined;
   const info = await stat(file).catch(() => undefined);
-  return info?.isFile() ? file : undefined;
+  if (info?.isFile()) return file;
+  if (!info?.isDirectory()) return undefined;
+  const page = path.join(file, "index.html");
+  return (await stat(page).catch(() => undefined))?.isFile() ? page : undefined;
 }
 
 function proxy(request: http.IncomingMessage, response: http.ServerResponse, target: URL, pathAndQuery = request.url): void {

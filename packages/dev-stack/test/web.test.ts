@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveWeb, type WebServer } from "../src/web.js";
+import { fileAt, serveWeb, type WebServer } from "../src/web.js";
 
 describe("serveWeb (the production build as Caddy serves it)", () => {
   let api: http.Server;
@@ -29,5 +29,25 @@ describe("serveWeb (the production build as Caddy serves it)", () => {
     expect(await text("/api/stats")).toBe("api /api/stats");
     expect(await text("/?referralCode=ABC")).toContain("<title>app</title>");
     expect(await text("/invites")).toContain("<title>app</title>");
+  });
+});
+
+describe("fileAt (the file a URL path names in a build)", () => {
+  it("finds files and a folder's page, and nothing outside the build or undecodable", async () => {
+    const build = await mkdtemp(path.join(tmpdir(), "oro-build-"));
+    try {
+      await mkdir(path.join(build, "claim-states"));
+      await mkdir(path.join(build, "assets"));
+      await writeFile(path.join(build, "index.html"), "root");
+      await writeFile(path.join(build, "claim-states", "index.html"), "page");
+      await writeFile(path.join(build, "assets", "app 1.js"), "js");
+      expect(await fileAt(build, "/assets/app%201.js")).toBe(path.join(build, "assets", "app 1.js"));
+      expect(await fileAt(build, "/claim-states/")).toBe(path.join(build, "claim-states", "index.html"));
+      expect(await fileAt(build, "/")).toBe(path.join(build, "index.html"));
+      // A folder without a page, a missing file, a way out of the build, a broken escape: nothing.
+      for (const outside of ["/assets/", "/nope.js", "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/%E0%A4%A"]) expect(await fileAt(build, outside)).toBeUndefined();
+    } finally {
+      await rm(build, { recursive: true, force: true });
+    }
   });
 });

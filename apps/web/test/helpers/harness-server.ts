@@ -1,10 +1,10 @@
 import { createReadStream } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, relative, resolve } from "node:path";
-import { CONTENT_TYPES } from "@oro/dev-stack";
+import { extname, join } from "node:path";
+import { CONTENT_TYPES, fileAt } from "@oro/dev-stack";
 import { build } from "vite";
 import type { TestProject } from "vitest/node";
 
@@ -48,15 +48,6 @@ async function buildHarness(outDir: string): Promise<void> {
     if (saved === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = saved;
   }
-}
-
-async function fileAt(outDir: string, pathname: string): Promise<string | undefined> {
-  const path = resolve(outDir, `.${decodeURIComponent(pathname)}`);
-  if (relative(outDir, path).startsWith("..")) return undefined;
-  const found = await stat(path).catch(() => undefined);
-  if (found?.isFile()) return path;
-  if (found?.isDirectory()) return fileAt(outDir, `${pathname.replace(/\/$/, "")}/index.html`);
-  return undefined;
 }
 
 /**

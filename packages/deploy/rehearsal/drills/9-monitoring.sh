@@ -52,13 +52,15 @@ for query in 'sum by (code) (caddy_responses_total)' pg_up redis_up 'node_filesy
   drill "$query: ${result:-nothing}"
   [ -n "$result" ] || fail "Prometheus holds nothing for $query"
 done
-quiet=$(prometheus alerts | pick 'd.alerts.filter((a) => ["PostgresDown", "RedisDown", "BackupTooOld", "ScrapeTargetDown", "ScrapeTargetMissing"].includes(a.labels.alertname)).map((a) => `${a.labels.alertname} ${a.state}`).join(", ")')
+# One read of the alerts for every judgement below: they describe the same moment.
+alerts=$(prometheus alerts) || fail "Prometheus did not answer for its alerts"
+quiet=$(printf '%s' "$alerts" | pick 'd.alerts.filter((a) => ["PostgresDown", "RedisDown", "BackupTooOld", "ScrapeTargetDown", "ScrapeTargetMissing"].includes(a.labels.alertname)).map((a) => `${a.labels.alertname} ${a.state}`).join(", ")')
 [ -z "$quiet" ] || fail "alerts on the stack's own health are pending or firing: $quiet"
 # The disk is the rehearsal machine's (the stack adds ~1 GB to it), so DiskSpaceLow is judged against what the
 # machine has: pending or firing exactly when a filesystem the rule watches has less than 15% free, as measured by
 # the same series. A CI machine short of disk is said, not failed; the rule silent on it, or firing without it, fails.
 free=$(prometheus "query?query=$(node -e 'console.log(encodeURIComponent(process.argv[1]))' 'min(node_filesystem_avail_bytes{fstype!~"tmpfs|overlay"} / node_filesystem_size_bytes{fstype!~"tmpfs|overlay"})')" | pick 'd.result.map((r) => r.value[1]).join("")')
-disk_alert=$(prometheus alerts | pick 'd.alerts.filter((a) => a.labels.alertname === "DiskSpaceLow").map((a) => a.state).sort().filter((s, i, all) => all.indexOf(s) === i).join(" ")')
+disk_alert=$(printf '%s' "$alerts" | pick 'd.alerts.filter((a) => a.labels.alertname === "DiskSpaceLow").map((a) => a.state).sort().filter((s, i, all) => all.indexOf(s) === i).join(" ")')
 # 1 under 14.5% free, 0 over 15.5%, "edge" between (the disk moves between the rule's evaluation and this query).
 low=$(node -e 'const f = Number(process.argv[1]); console.log(f < 0.145 ? 1 : f > 0.155 ? 0 : "edge")' "${free:-NaN}")
 drill "the least free of the machine's filesystems: $(node -e 'console.log((Number(process.argv[1]) * 100).toFixed(1))' "${free:-NaN}")% free; DiskSpaceLow: ${disk_alert:-not pending or firing}"
@@ -70,5 +72,5 @@ elif [ "$low" = 1 ]; then
 elif [ "$low" = 0 ]; then
   [ -z "$disk_alert" ] || fail "DiskSpaceLow is $disk_alert with every filesystem at 15% free or more"
 fi
-drill "alerts firing now: $(prometheus alerts | pick 'd.alerts.filter((a) => a.state === "firing").map((a) => a.labels.alertname).join(", ") || "none"')"
+drill "alerts firing now: $(printf '%s' "$alerts" | pick 'd.alerts.filter((a) => a.state === "firing").map((a) => a.labels.alertname).join(", ") || "none"')"
 [ "$DRILL_FAILED" = 0 ]
