@@ -152,8 +152,8 @@ export class ApiRequestError extends Error {
 
 /** A retry-after header in milliseconds: delay-seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
 export function retryAfterMsOf(header: string | null, now = Date.now()): number | null {
-  if (header === null || header.trim() === "") return null;
-  const value = header.trim();
+  const value = header?.trim();
+  if (!value) return null;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   const at = /GMT$/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(at) ? null : Math.max(0, at - now);
