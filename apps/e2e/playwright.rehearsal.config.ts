@@ -12,6 +12,7 @@ import base from "./playwright.config.js";
 export default defineConfig({
   ...base,
   testMatch: ["01-newcomer.spec.ts", "03-referral.spec.ts", "06-notifications.spec.ts", "10-killswitch.spec.ts"],
-  outputDir: "./test-results/rehearsal",
+  // Not under the suite's test-results, which its run empties when it starts (CI runs both at once).
+  outputDir: "./.stack/rehearsal-results",
   globalSetup: "./global-setup-rehearsal.ts",
 });

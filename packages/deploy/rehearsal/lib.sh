@@ -14,6 +14,86 @@ REHEARSAL_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$REHEARSAL_LIB_DIR/../../.." && pwd)
 mkdir -p "$REHEARSAL_DIR/logs"
 
+# The rehearsal's own network namespace (as root; ORO_REHEARSAL_NETNS=none keeps the machine's). Its engine makes and
+# removes bridges, veths and addresses all the time (a stack deploy, every drill's killed or replaced container), and
+# Chromium drops every request in flight, loopback included, whenever the network it runs in changes: in a namespace
+# of its own, the stack's churn reaches only the journeys run in there (before the drills), never a browser test
+# beside it. One veth pair, made once, reaches the machine's network (NAT), which the image builds need for Debian and
+# npm; the stack's published ports are on the namespace's loopback and on its end of that pair (ORO_REHEARSAL_LINK.2).
+REHEARSAL_NETNS=${ORO_REHEARSAL_NETNS:-oro-rehearsal}
+REHEARSAL_LINK=${ORO_REHEARSAL_LINK:-10.230.255}
+
+# Makes the namespace and its link to the machine when missing (idempotent; this is a change of the machine's own
+# network, so CI makes it before any browser test starts).
+ensure_rehearsal_netns() {
+  [ "$REHEARSAL_NETNS" != none ] && [ "$(id -u)" = 0 ] || return 0
+  local host_end=oro-rh0 ns_end=oro-rh1
+  [ -e "/var/run/netns/$REHEARSAL_NETNS" ] || ip netns add "$REHEARSAL_NETNS" || return 1
+  ip -n "$REHEARSAL_NETNS" link set lo up
+  if ! ip -n "$REHEARSAL_NETNS" link show "$ns_end" >/dev/null 2>&1; then
+    ip link del "$host_end" 2>/dev/null || true
+    ip link add "$host_end" type veth peer name "$ns_end" netns "$REHEARSAL_NETNS" &&
+      ip addr add "$REHEARSAL_LINK.1/30" dev "$host_end" && ip link set "$host_end" up &&
+      ip -n "$REHEARSAL_NETNS" addr add "$REHEARSAL_LINK.2/30" dev "$ns_end" &&
+      ip -n "$REHEARSAL_NETNS" link set "$ns_end" up &&
+      ip -n "$REHEARSAL_NETNS" route add default via "$REHEARSAL_LINK.1" || return 1
+  fi
+  [ "$(cat /proc/sys/net/ipv4/ip_forward)" = 1 ] || echo 1 >/proc/sys/net/ipv4/ip_forward
+  # Another engine on the machine may have set FORWARD's policy to DROP: this link's traffic is let through first.
+  iptables -t nat -C POSTROUTING -s "$REHEARSAL_LINK.0/30" ! -o "$host_end" -j MASQUERADE 2>/dev/null ||
+    iptables -t nat -A POSTROUTING -s "$REHEARSAL_LINK.0/30" ! -o "$host_end" -j MASQUERADE || return 1
+  local direction
+  for direction in -i -o; do
+    iptables -C FORWARD "$direction" "$host_end" -j ACCEPT 2>/dev/null || iptables -I FORWARD 1 "$direction" "$host_end" -j ACCEPT || return 1
+  done
+}
+
+in_rehearsal_netns() {
+  [ "$(stat -L -c %i /proc/$$/ns/net)" = "$(stat -L -c %i "/var/run/netns/$REHEARSAL_NETNS" 2>/dev/null)" ]
+}
+
+# Every script of the rehearsal runs in that namespace: one started outside it (by CI, or by hand) runs itself again
+# in there, with the same arguments (a sourced file sees its caller's). Only the network is switched: the files,
+# mounts and cgroups stay the machine's (`ip netns exec` would remount /sys without the cgroups dockerd needs).
+if [ "$REHEARSAL_NETNS" != none ] && [ "$(id -u)" = 0 ] && ! in_rehearsal_netns; then
+  ensure_rehearsal_netns || { echo "rehearsal: could not make the network namespace $REHEARSAL_NETNS" >&2; exit 1; }
+  exec nsenter --net="/var/run/netns/$REHEARSAL_NETNS" -- "$0" "$@"
+fi
+
+# A CPU cgroup of the rehearsal's own, weighted ORO_REHEARSAL_CPU_SHARES (default 8192, eight times a process of the
+# machine's): CI runs the rehearsal beside the suites, and the drills measure the stack's recovery against production's
+# bounds (a replica replaced within its healthcheck's time, an alert within 180 s), which the stack meets on a machine
+# of its own. With the weight, the stack and the journeys get the CPU when they need it and the suites, which must
+# hold under load anyway, the rest. As root, cgroup v1 or v2; elsewhere nothing changes.
+REHEARSAL_CGROUP=oro-rehearsal
+rehearsal_cgroup_dirs() {
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then echo "/sys/fs/cgroup/$REHEARSAL_CGROUP"
+  elif [ -d /sys/fs/cgroup/cpu ]; then echo "/sys/fs/cgroup/cpu/$REHEARSAL_CGROUP"
+  fi
+}
+# Makes the cgroup and exports ORO_REHEARSAL_CGROUP_PARENT, which ensure_dockerd gives a new engine: its containers
+# (the stack) go under it.
+make_rehearsal_cgroup() {
+  [ "$(id -u)" = 0 ] || return 0
+  local dir shares=${ORO_REHEARSAL_CPU_SHARES:-8192}
+  dir=$(rehearsal_cgroup_dirs)
+  [ -n "$dir" ] && mkdir -p "$dir" 2>/dev/null || return 0
+  if [ -f "$dir/cpu.weight" ]; then
+    echo $((shares * 100 / 1024 > 10000 ? 10000 : shares * 100 / 1024)) >"$dir/cpu.weight" 2>/dev/null || return 0
+  else
+    echo "$shares" >"$dir/cpu.shares" 2>/dev/null || return 0
+  fi
+  export ORO_REHEARSAL_CGROUP_PARENT="/$REHEARSAL_CGROUP"
+}
+# Moves this script (and what it starts from now on: the journeys' browser, the drills) into that cgroup.
+join_rehearsal_cgroup() {
+  [ -n "${ORO_REHEARSAL_CGROUP_PARENT:-}" ] || return 0
+  if echo $$ >"$(rehearsal_cgroup_dirs)/cgroup.procs" 2>/dev/null; then
+    log "the stack and the journeys run with CPU weight ${ORO_REHEARSAL_CPU_SHARES:-8192} (cgroup $REHEARSAL_CGROUP)"
+  fi
+  return 0
+}
+
 # The docker CLI that comes with the engine (docker.io): it builds with BuildKit without the buildx plugin,
 # which a newer CLI elsewhere on the PATH may lack.
 if [ -z "${DOCKER:-}" ]; then
@@ -62,6 +142,7 @@ ensure_dockerd() {
   fi
   "$dockerd" --host "$DOCKER_HOST" --data-root "$REHEARSAL_DIR/data" --exec-root "$REHEARSAL_DIR/exec" \
     --pidfile "$REHEARSAL_DIR/dockerd.pid" --bridge none --log-level warn \
+    ${ORO_REHEARSAL_CGROUP_PARENT:+--cgroup-parent "$ORO_REHEARSAL_CGROUP_PARENT"} \
     --default-address-pool "base=${ORO_REHEARSAL_ADDRESS_POOL:-10.231.0.0/16},size=24" \
     >>"$REHEARSAL_DIR/logs/dockerd.log" 2>&1 &
   STARTED_DOCKERD_PID=$!

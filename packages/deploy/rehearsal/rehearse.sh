@@ -33,6 +33,7 @@ step() { # name, command...
   return "$status"
 }
 
+make_rehearsal_cgroup
 if ! ensure_dockerd; then
   echo "rehearsal: ================================================================================="
   echo "rehearsal: THE DOCKER ENGINE DID NOT START: no image was built, no journey or drill ran"
@@ -58,6 +59,13 @@ trap cleanup EXIT
 journeys() {
   local out status
   out=$(mktemp)
+  # What the journeys run on (the simulator, the dev stack's helpers, the clients), unless the caller built it just
+  # before (CI does, before the suites start: a build here, beside them, could rewrite the contracts' artifacts
+  # while their coverage run has them instrumented).
+  if [ "${ORO_REHEARSAL_JOURNEYS_BUILT:-0}" != 1 ]; then
+    (cd "$REPO_ROOT" && npx --yes pnpm@10.34.9 exec turbo run build --filter=@oro/e2e^... --output-logs=errors-only) ||
+      { echo "rehearsal: the journeys' packages did not build"; failed=$((failed + 1)); journeys_failed=1; rm -f "$out"; return; }
+  fi
   # The stack's addresses and its own World ID signer (compose.env, written by up.sh).
   ORO_E2E_TARGET_URL=$WEB_URL ORO_E2E_TARGET_RPC_URL="http://127.0.0.1:$(compose_setting CHAIN_PORT)" \
     ORO_E2E_WORLD_ID_SIGNER=$(compose_setting WORLD_ID_SIGNER_ADDRESS) ORO_E2E_SIMULATOR_PORT=$SIMULATOR_PORT \
@@ -73,6 +81,7 @@ journeys() {
 
 started=$(date +%s)
 if step "every image of the compose file builds from deploy/Dockerfile, each within its size budget" "$here/build-images.sh" &&
+  join_rehearsal_cgroup &&
   step "the stack deployed with docker stack deploy, every service healthy, the API and the mini app answer through Caddy" "$here/up.sh"; then
   echo "rehearsal: --- the end-to-end journeys against the stack, through Caddy"
   journeys_started=$(date +%s)
