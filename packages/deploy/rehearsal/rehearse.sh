@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The production rehearsal CI runs (.ci/run, after the README's test command): builds every image of the compose
+# The production rehearsal CI runs (.ci/run, beside the README's test command): builds every image of the compose
 # file (build-images.sh, printing each build's time and size), deploys the stack to a one-node swarm as production
 # is deployed, until every service is healthy by its own healthcheck (up.sh), runs the end-to-end journeys against
 # it through Caddy (apps/e2e, playwright.rehearsal.config.ts), then the fault drills (drills/) on that one stack,
