@@ -10,11 +10,6 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Each file opens its own database (and some a local chain): two at a time on a 2-core machine.
     maxWorkers: 2,
-    // Each worker imports the app's modules once for all its files, not once per file: 200 s of CPU in a CI run (the
-    // suite's "import" figure), 17 s without. Every file builds its own app, database and servers and closes them,
-    // and restores real timers; what the modules keep is caches of pure results (checksummed addresses, statement
-    // texts).
-    isolate: false,
     projects: [
       {
         extends: true,

@@ -60,11 +60,13 @@ if [ "$REHEARSAL_NETNS" != none ] && [ "$(id -u)" = 0 ] && ! in_rehearsal_netns;
   exec nsenter --net="/var/run/netns/$REHEARSAL_NETNS" -- "$0" "$@"
 fi
 
-# A CPU cgroup of the rehearsal's own, weighted ORO_REHEARSAL_CPU_SHARES (default 8192, eight times a process of the
-# machine's): CI runs the rehearsal beside the suites, and the drills measure the stack's recovery against production's
-# bounds (a replica replaced within its healthcheck's time, an alert within 180 s), which the stack meets on a machine
-# of its own. With the weight, the stack and the journeys get the CPU when they need it and the suites, which must
-# hold under load anyway, the rest. As root, cgroup v1 or v2; elsewhere nothing changes.
+# A CPU cgroup of the rehearsal's own for the stack's containers, weighted ORO_REHEARSAL_CPU_SHARES (default 4096, four
+# times a process of the machine's): CI runs the rehearsal beside the suites, and the drills measure the stack's
+# recovery against production's bounds (a replica replaced within its healthcheck's time, an alert within 180 s),
+# which the stack meets on a machine of its own. The drills' own load generators and the journeys' browser stay at the
+# machine's weight: the stack serves them first, but what they ask of it slows with the machine, so the suites beside
+# it (which must hold under load anyway) never see more than a few busy processes' worth. As root, cgroup v1 or v2;
+# elsewhere nothing changes.
 REHEARSAL_CGROUP=oro-rehearsal
 rehearsal_cgroup_dirs() {
   if [ -f /sys/fs/cgroup/cgroup.controllers ]; then echo "/sys/fs/cgroup/$REHEARSAL_CGROUP"
@@ -75,7 +77,7 @@ rehearsal_cgroup_dirs() {
 # (the stack) go under it.
 make_rehearsal_cgroup() {
   [ "$(id -u)" = 0 ] || return 0
-  local dir shares=${ORO_REHEARSAL_CPU_SHARES:-8192}
+  local dir shares=${ORO_REHEARSAL_CPU_SHARES:-4096}
   dir=$(rehearsal_cgroup_dirs)
   [ -n "$dir" ] && mkdir -p "$dir" 2>/dev/null || return 0
   if [ -f "$dir/cpu.weight" ]; then
@@ -85,15 +87,6 @@ make_rehearsal_cgroup() {
   fi
   export ORO_REHEARSAL_CGROUP_PARENT="/$REHEARSAL_CGROUP"
 }
-# Moves this script (and what it starts from now on: the journeys' browser, the drills) into that cgroup.
-join_rehearsal_cgroup() {
-  [ -n "${ORO_REHEARSAL_CGROUP_PARENT:-}" ] || return 0
-  if echo $$ >"$(rehearsal_cgroup_dirs)/cgroup.procs" 2>/dev/null; then
-    log "the stack and the journeys run with CPU weight ${ORO_REHEARSAL_CPU_SHARES:-8192} (cgroup $REHEARSAL_CGROUP)"
-  fi
-  return 0
-}
-
 # The docker CLI that comes with the engine (docker.io): it builds with BuildKit without the buildx plugin,
 # which a newer CLI elsewhere on the PATH may lack.
 if [ -z "${DOCKER:-}" ]; then

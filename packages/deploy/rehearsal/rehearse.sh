@@ -81,7 +81,6 @@ journeys() {
 
 started=$(date +%s)
 if step "every image of the compose file builds from deploy/Dockerfile, each within its size budget" "$here/build-images.sh" &&
-  join_rehearsal_cgroup &&
   step "the stack deployed with docker stack deploy, every service healthy, the API and the mini app answer through Caddy" "$here/up.sh"; then
   echo "rehearsal: --- the end-to-end journeys against the stack, through Caddy"
   journeys_started=$(date +%s)
