@@ -22,6 +22,22 @@ let human = 9_000n;
 
 const db = () => app.db.database.prisma;
 
+/**
+ * Waits until `seen()` holds while the sender's pass runs; fails at once, saying what the pass returned or threw, if
+ * it ends first (else the test would only time out, with nothing said about why no request came).
+ */
+async function untilSeenWhile(pass: Promise<unknown>, seen: () => boolean, what: string) {
+  let ended: string | undefined;
+  pass.then(
+    (summary) => (ended = `returned ${JSON.stringify(summary)}`),
+    (error: unknown) => (ended = `threw ${String(error)}`),
+  );
+  while (!seen()) {
+    if (ended !== undefined) throw new Error(`the sender's pass ended before ${what}: it ${ended}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe("the World App transport: leases held while World answers", () => {
   it("holds the lease of reminders while World is still answering: another replica neither abandons nor takes them", async () => {
     // Two replicas whose leases last 2 s; World answers only when the test lets it, as when it retries its own send.
@@ -39,7 +55,7 @@ describe("the World App transport: leases held while World answers", () => {
       const addresses = await dueJobs(db(), 3);
       for (const address of addresses) portal.holdAnswerFor.add(address);
       sending = sender.app.services.reminders.runOnce();
-      while (portal.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await untilSeenWhile(sending, () => portal.requests.length > 0, "World received its request");
       const jobs = () => db().notificationJob.findMany({ where: { address: { in: addresses } } });
       const leasedUntil = Math.max(...(await jobs()).map((job) => job.lockedUntil?.getTime() ?? 0));
       // Past the lease the sender took, twice: each pass of the other replica finds them still held.
@@ -145,7 +161,7 @@ describe("the World App transport: leases held while World answers", () => {
       await db().notificationJob.create({ data: { kind: "oro_streak_at_risk", address: nudgeAddress, locale: "en", dueAt: new Date(Date.now() - 1_000) } });
       portal.holdAnswerFor.add(claimAddress);
       sending = sender.app.services.reminders.runOnce();
-      while (!portal.requests.some((request) => request.body.wallet_addresses.includes(claimAddress))) await new Promise((resolve) => setTimeout(resolve, 20));
+      await untilSeenWhile(sending, () => portal.requests.some((request) => request.body.wallet_addresses.includes(claimAddress)), "World received the claim reminder");
       const leasedUntil = (await db().notificationJob.findFirstOrThrow({ where: { address: nudgeAddress } })).lockedUntil?.getTime() ?? 0;
       // Past the lease the sender took: the other replica's pass neither releases nor sends the nudge.
       while (Date.now() <= leasedUntil) await new Promise((resolve) => setTimeout(resolve, 20));
