@@ -68,7 +68,7 @@ fi
 # it (which must hold under load anyway) never see more than a few busy processes' worth. As root, cgroup v1 or v2;
 # elsewhere nothing changes.
 REHEARSAL_CGROUP=oro-rehearsal
-rehearsal_cgroup_dirs() {
+rehearsal_cgroup_dir() {
   if [ -f /sys/fs/cgroup/cgroup.controllers ]; then echo "/sys/fs/cgroup/$REHEARSAL_CGROUP"
   elif [ -d /sys/fs/cgroup/cpu ]; then echo "/sys/fs/cgroup/cpu/$REHEARSAL_CGROUP"
   fi
@@ -78,7 +78,7 @@ rehearsal_cgroup_dirs() {
 make_rehearsal_cgroup() {
   [ "$(id -u)" = 0 ] || return 0
   local dir shares=${ORO_REHEARSAL_CPU_SHARES:-4096}
-  dir=$(rehearsal_cgroup_dirs)
+  dir=$(rehearsal_cgroup_dir)
   [ -n "$dir" ] && mkdir -p "$dir" 2>/dev/null || return 0
   if [ -f "$dir/cpu.weight" ]; then
     echo $((shares * 100 / 1024 > 10000 ? 10000 : shares * 100 / 1024)) >"$dir/cpu.weight" 2>/dev/null || return 0

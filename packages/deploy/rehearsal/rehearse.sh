@@ -60,8 +60,8 @@ journeys() {
   local out status
   out=$(mktemp)
   # What the journeys run on (the simulator, the dev stack's helpers, the clients), unless the caller built it just
-  # before (CI does, before the suites start: a build here, beside them, could rewrite the contracts' artifacts
-  # while their coverage run has them instrumented).
+  # before (CI does, before the suites start: a build here, beside them, is a cache hit that restores the contracts'
+  # artifacts and these packages' dist folders while the suites read them).
   if [ "${ORO_REHEARSAL_JOURNEYS_BUILT:-0}" != 1 ]; then
     (cd "$REPO_ROOT" && npx --yes pnpm@10.34.9 exec turbo run build --filter=@oro/e2e^... --output-logs=errors-only) ||
       { echo "rehearsal: the journeys' packages did not build"; failed=$((failed + 1)); journeys_failed=1; rm -f "$out"; return; }
