@@ -1,7 +1,7 @@
 // Sums the test counts that each runner printed (mocha/Hardhat, vitest, node:test) into one closing line
 // "N passed, N failed", and exits with the run's status (or 1 if a failure was counted). Before that line it
-// prints how long each Turborepo task took (from the run summary that `turbo run --summarize` writes), so a
-// suite that slows down shows up in CI's output.
+// prints how long each Turborepo task took (from the newest run summary in .turbo/runs: the one `.ci/test.mjs` writes
+// in the shape of `turbo run --summarize`'s), so a suite that slows down shows up in CI's output.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { countTests, failureLines, plainText } from "./test-counts.mjs";
