@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CLAIM_REMINDER_TEXTS as CLAIM_REMINDER, WORLD_NOTIFICATION_LANGUAGES } from "@oro/clients";
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createReminderService } from "../src/services/notifications/reminders.js";
@@ -95,6 +95,41 @@ describe("the World App transport: World's answers (sent, not delivered, unknown
       expect(errors).toHaveLength(1);
     } finally {
       portal.route.settings({ keyActive: true, perUserPerDay: null, listing: "ok" });
+      await db().notificationJob.updateMany({ where: { address: { in: addresses }, status: "pending" }, data: { status: "cancelled" } });
+    }
+  });
+
+  it("a lane that leases the refused request's reminders after World refused it sends nothing: one request a pass", async () => {
+    const addresses = await dueJobs(db(), 3);
+    const pendingAgain = async () => (await db().notificationJob.count({ where: { address: { in: addresses }, status: "pending" } })) === 3;
+    // The second lane's lease, held until the first lane's refused request has put the reminders back (what a loaded
+    // machine did by chance: CI's failure of the test above, 6 deferred and two requests).
+    let leases = 0;
+    const prisma = new Proxy(db(), {
+      get(target, key) {
+        const member = Reflect.get(target, key, target) as unknown;
+        if (key !== "$queryRaw" || typeof member !== "function") return typeof member === "function" ? (member.bind(target) as unknown) : member;
+        return async (query: TemplateStringsArray, ...values: unknown[]) => {
+          if (query.join("?").includes('WITH "picked"') && ++leases === 2) await vi.waitUntil(pendingAgain, { timeout: 30_000, interval: 20 });
+          return (member as (query: TemplateStringsArray, ...values: unknown[]) => unknown).call(target, query, ...values);
+        };
+      },
+    });
+    const transport = createWorldAppTransport({ apiUrl: portal.url, appId: portal.appId, apiKey: portal.apiKey, timeoutMs: app.config.notifications.timeoutMs });
+    // Due times on a clock a minute ahead (a local chain moved forward): the held lease, though it read its time before
+    // the refusal, takes the reminders put back at the refusal, as a lease made after it does.
+    const ahead = () => new Date(Date.now() + 60_000);
+    const clock = { now: ahead, current: () => Promise.resolve(ahead()) };
+    const reminders = createReminderService({ prisma, indexer, transport, clock, appId: portal.appId, miniAppPath: "/", leaseMs: 60_000, maxAttempts: 5, concurrency: 2, refusalPauseMs: 3_600_000, log: quietLogger([]) });
+    portal.route.settings({ keyActive: false });
+    try {
+      expect(await reminders.runOnce()).toMatchObject({ deferred: 3, sent: 0, failed: 0 });
+      expect(leases).toBe(2);
+      expect(portal.requests.filter((request) => request.body.wallet_addresses.some((address) => addresses.includes(address)))).toHaveLength(1);
+      const jobs = await db().notificationJob.findMany({ where: { address: { in: addresses } } });
+      expect(jobs.map((job) => [job.status, job.attempts])).toEqual([["pending", 0], ["pending", 0], ["pending", 0]]);
+    } finally {
+      portal.route.settings({ keyActive: true });
       await db().notificationJob.updateMany({ where: { address: { in: addresses }, status: "pending" }, data: { status: "cancelled" } });
     }
   });

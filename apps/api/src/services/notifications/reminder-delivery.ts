@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import { IndexerUnavailableError, type IndexerClient } from "../indexer/index.js";
 import { toLocale } from "../../lib/locales.js";
 import { claimReminderLocalisations, streakAtRiskLocalisations, type Localisation } from "./messages.js";
-import { abandonExpiredLeases, held, holdLease, lease, leaseWithinQuota, markRequested, STREAK_AT_RISK_KIND, type LeasedJob } from "./reminder-jobs.js";
+import { abandonExpiredLeases, held, holdLease, lease, leaseWithinQuota, markRequested, putBack, STREAK_AT_RISK_KIND, type LeasedJob } from "./reminder-jobs.js";
 import { emptySummary, retryLater, settleAnswered, settleFailed, type RunSummary, type Settling } from "./reminder-outcomes.js";
 import { TransportError, type NotificationTransport, type Recipient } from "./transport.js";
 
@@ -44,8 +44,15 @@ export function createReminderDelivery(parts: ReminderDeliveryParts) {
   }
 
   /** Sends one request; false when World refused it as a whole (a 429, a quota, a defect): the pass then stops. */
-  async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[]): Promise<boolean> {
+  async function sendBatch(jobs: LeasedJob[], summary: RunSummary, texts: Localisation[], probing: boolean): Promise<boolean> {
     if (jobs.length === 0) return true;
+    // World refused another lane's request after this batch was leased: nothing more goes until the pause is over (but
+    // the probe), so the batch is due again as it was, its lease no attempt. (On a loaded machine a lane leased the
+    // jobs the refused request had just put back, and sent them again: two refused requests in one pass.)
+    if (!probing && standing.isStopped()) {
+      await putBack(worker, jobs, "not sent: World refuses reminders", () => new Date(), false);
+      return false;
+    }
     const recipients: Recipient[] = jobs.map((job) => ({ jobId: job.id, address: job.address, locale: toLocale(job.locale) }));
     // Once the request is built and checked, right before it leaves (see markRequested).
     const requestStarting = () => markRequested(worker, jobs.map((job) => job.id));
@@ -62,15 +69,15 @@ export function createReminderDelivery(parts: ReminderDeliveryParts) {
   }
 
   /** One batch of due jobs, leased: the nudges vetted, World's per-day setting kept, one request per kind. */
-  async function sendLeased(jobs: LeasedJob[], summary: RunSummary): Promise<boolean> {
+  async function sendLeased(jobs: LeasedJob[], summary: RunSummary, probing: boolean): Promise<boolean> {
     const release = holdLease(worker, jobs.map((job) => job.id));
     try {
       // The nudges are checked against the chain first; then World's per-day setting, a nudge ahead of a claim
       // reminder due with it (it says the claim is open, and more); one request per kind (the texts differ).
       const nudges = await vetStreakNudges(parts, jobs.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary);
       const allowed = await withinDailyBudget(parts, [...nudges, ...jobs.filter((job) => job.kind !== STREAK_AT_RISK_KIND)], summary);
-      const claimsSent = await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations());
-      const nudgesSent = await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations());
+      const claimsSent = await sendBatch(allowed.filter((job) => job.kind !== STREAK_AT_RISK_KIND), summary, claimReminderLocalisations(), probing);
+      const nudgesSent = await sendBatch(allowed.filter((job) => job.kind === STREAK_AT_RISK_KIND), summary, streakAtRiskLocalisations(), probing);
       return claimsSent && nudgesSent;
     } finally {
       release();
@@ -89,7 +96,7 @@ export function createReminderDelivery(parts: ReminderDeliveryParts) {
           const jobs = await leaseInTurn(turn === "probe" ? 1 : transport.maxRecipients);
           if (jobs.length === 0) return;
           // World said wait (or refused the request): this lane tries again next pass, after the batch's backoff.
-          if (!(await sendLeased(jobs, summary)) || standing.isStopped()) return;
+          if (!(await sendLeased(jobs, summary, turn === "probe")) || standing.isStopped()) return;
         } finally {
           if (turn === "probe") standing.probeDone();
         }
