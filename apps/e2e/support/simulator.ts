@@ -287,7 +287,14 @@ export class Simulator {
 
   /** Reloads the mini app (World App's relaunch): the app reads everything again. */
   async relaunch(): Promise<void> {
+    // The launch before stays on screen, tab bar and all, until the new one replaces it (later on a loaded machine):
+    // marked first, so that only the new launch counts as ready.
+    const body = this.app.locator("body");
+    await body.evaluate(() => Object.assign(window, { __oroRelaunched: true }), undefined, { timeout: 10_000 }).catch(() => undefined);
     await this.page.locator("#relaunch").click();
+    await expect
+      .poll(() => body.evaluate(() => !("__oroRelaunched" in window), undefined, { timeout: 5_000 }).catch(() => false), { timeout: 90_000 })
+      .toBe(true);
     await this.appReady();
   }
 
