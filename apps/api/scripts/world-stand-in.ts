@@ -95,7 +95,7 @@ export function standInForWorld(options: StandInOptions): StandIn {
     return "delivers";
   };
   const route = createWorldRoute({
-    app: { appId: options.appId, apiKey: options.apiKey, keyActive: true, verified: options.verified ?? true, perUserPerDay: null, listing: "ok" },
+    app: { appId: options.appId, apiKey: options.apiKey, keyActive: true, verified: options.verified ?? true, perUserPerDay: null, listing: "ok", paused: false },
     deviceOf: (address) => ({ language: DEVICE_LANGUAGES[indexOf(address) % DEVICE_LANGUAGES.length] ?? "en", notifications: true }),
     upstream,
   });

@@ -70,6 +70,7 @@ describe("the World App transport: World's answers (sent, not delivered, unknown
     ["api_key_inactive", { keyActive: false }],
     ["not_allowed", { perUserPerDay: 0 }],
     ["app_not_found", { listing: "app_not_found" as const }],
+    ["paused", { paused: true }],
   ])("World's refusal %s stops sending: one clear error line, the alert's gauge, the reminders kept; once put right, they go", async (code, setting) => {
     const errors: string[] = [];
     const log = quietLogger(errors);
@@ -89,12 +90,12 @@ describe("the World App transport: World's answers (sent, not delivered, unknown
       expect(errors).toHaveLength(1);
       expect(errors[0]).toContain(`World refuses reminders (${code})`);
       // Put right in the developer portal: the hour's pause over, one reminder tries, and then the rest go.
-      portal.route.settings({ keyActive: true, perUserPerDay: null, listing: "ok" });
+      portal.route.settings({ keyActive: true, perUserPerDay: null, listing: "ok", paused: false });
       expect(await runService(reminders, 3_600_000 + 60_000)).toMatchObject({ sent: 3 });
       expect(reminders.sendingState().stopped).toBeNull();
       expect(errors).toHaveLength(1);
     } finally {
-      portal.route.settings({ keyActive: true, perUserPerDay: null, listing: "ok" });
+      portal.route.settings({ keyActive: true, perUserPerDay: null, listing: "ok", paused: false });
       await db().notificationJob.updateMany({ where: { address: { in: addresses }, status: "pending" }, data: { status: "cancelled" } });
     }
   });

@@ -12,7 +12,7 @@ const bearer = `Bearer ${apiKey}`;
 const address = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 const request = (addresses: string[], localisations = claimReminderLocalisations()) =>
   JSON.stringify({ app_id: appId, wallet_addresses: addresses, localisations, mini_app_path: `worldapp://mini-app?app_id=${appId}&path=%2F` });
-const app = (change: Partial<WorldApp> = {}): WorldApp => ({ appId, apiKey, keyActive: true, verified: true, perUserPerDay: 1, listing: "ok", ...change });
+const app = (change: Partial<WorldApp> = {}): WorldApp => ({ appId, apiKey, keyActive: true, verified: true, perUserPerDay: 1, listing: "ok", paused: false, ...change });
 
 describe("World's send-notification route, as its stand-ins answer", () => {
   it("refuses in World's order with World's codes and statuses, sending nothing", () => {
@@ -29,6 +29,8 @@ describe("World's send-notification route, as its stand-ins answer", () => {
     expect(refusal({ listing: "duplicate_app" })).toEqual([400, "duplicate_app"]);
     expect(refusal({ listing: "external_app_not_allowed" })).toEqual([400, "external_app_not_allowed"]);
     expect(refusal({ perUserPerDay: 0 })).toEqual([400, "not_allowed"]);
+    expect(refusal({ paused: true })).toEqual([400, "paused"]);
+    expect(refusal({ perUserPerDay: 0, paused: true })).toEqual([400, "not_allowed"]);
     // An inactive key is refused before the app is looked at, as World checks the key first.
     expect(refusal({ keyActive: false, listing: "app_not_found" })).toEqual([400, "api_key_inactive"]);
     const fil = JSON.stringify({ app_id: appId, wallet_addresses: [address(1)], localisations: [{ language: "fil", title: "ORO", message: "Mag-claim na!" }], mini_app_path: `worldapp://mini-app?app_id=${appId}&path=%2F` });
@@ -55,6 +57,9 @@ describe("World's send-notification route, as its stand-ins answer", () => {
     const counted = createWorldRoute({ app: app({ verified: false, perUserPerDay: 0 }), now: () => now });
     expect(counted.answer(bearer, request(batch(1, 5))).body).toMatchObject({ code: "not_allowed" });
     expect(counted.window()?.count).toBe(5);
+    const paused = createWorldRoute({ app: app({ verified: false, paused: true }), now: () => now });
+    expect(paused.answer(bearer, request(batch(1, 5))).body).toMatchObject({ code: "paused" });
+    expect(paused.window()?.count).toBe(5);
   });
 
   it("delivers in the user's World App language, English to one World lacks, nothing where the request lacks it", () => {

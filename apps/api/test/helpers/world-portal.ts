@@ -90,7 +90,7 @@ export function portalForFile(): WorldPortal {
     holdAnswerFor: new Set(),
     heldAnswer: Promise.resolve(),
     route: createWorldRoute({
-      app: { appId, apiKey, keyActive: true, verified: true, perUserPerDay: null, listing: "ok" },
+      app: { appId, apiKey, keyActive: true, verified: true, perUserPerDay: null, listing: "ok", paused: false },
       deviceOf: (address) => ({ language: "en", notifications: !portal.disabled.has(address) }),
     }),
     reset() {

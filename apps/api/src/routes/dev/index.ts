@@ -37,6 +37,7 @@ const worldAppBodySchema = z.object({
       keyActive: z.boolean(),
       perUserPerDay: z.union([z.literal(0), z.literal(1), z.literal(2), z.null()]),
       listing: z.enum(["ok", "app_not_found", "duplicate_app", "external_app_not_allowed"]),
+      paused: z.boolean(),
     })
     .partial()
     .optional(),

@@ -48,7 +48,7 @@ export function createDevelopmentWorld(notifications: { appId: string; perUserPe
     devices: new Map(),
     upstream: "delivers",
     route: createWorldRoute({
-      app: { appId: notifications.appId, apiKey, keyActive: true, verified: notifications.worldVerified !== false, perUserPerDay: notifications.perUserPerDay, listing: "ok" },
+      app: { appId: notifications.appId, apiKey, keyActive: true, verified: notifications.worldVerified !== false, perUserPerDay: notifications.perUserPerDay, listing: "ok", paused: false },
       deviceOf: (address) => world.devices.get(address),
       upstream: () => world.upstream,
     }),

@@ -9,7 +9,8 @@ import { worldDelivery, worldSendNotificationProblems, type WorldNotificationLoc
  * `invalid_app`, with a wrong secret 403 `invalid_api_key`; the app unknown 404 `app_not_found`, listed twice and not
  * verified 400 `duplicate_app`, external 400 `external_app_not_allowed`; an unverified app over 40 notifications in its
  * 4-hour window 400 `unverified_app_limit_reached` (the window's count grows by the request's addresses before the
- * next check, as World's Redis counter does); a per-day setting of 0 400 `not_allowed`. Then World sends through its
+ * next check, as World's Redis counter does); a per-day setting of 0 400 `not_allowed`; notifications paused by World
+ * (an open rate under 10%: 7 days) 400 `paused`. Then World sends through its
  * upstream, trying 10 times (5 s each at most, 300 ms backoff doubling): a throttled upstream (429 every time) is
  * answered 500 after its tries, an upstream that never answers 500 after ~203 s (it may have delivered), an upstream
  * 4xx at once with its status, an upstream 5xx after the tries with its status. Otherwise 200 with a result per
@@ -51,6 +52,8 @@ export interface WorldApp {
   perUserPerDay: number | null;
   /** World's record of the app, when not the usual one: unknown, listed twice without a verified one, or external. */
   listing: "ok" | "app_not_found" | "duplicate_app" | "external_app_not_allowed";
+  /** World paused the app's notifications (their average open rate fell below 10%): every request refused for 7 days. */
+  paused: boolean;
 }
 
 /** What World's upstream send does with a request. */
@@ -146,6 +149,7 @@ export function createWorldRoute(options: WorldRouteOptions) {
       window = { count: count + request.wallet_addresses.length, endsAt: window?.endsAt ?? at + UNVERIFIED_APP_WINDOW_MS };
     }
     if (app.perUserPerDay === 0) return refusal(400, "not_allowed", "Notifications not enabled for this app", null);
+    if (app.paused) return refusal(400, "paused", "Notifications are paused for this app. Your app had average open rate below 10% which resulted in a 7day pause.", null);
     requests += 1;
     const upstream = options.upstream?.(requests) ?? "delivers";
     const serverError = { code: "internal_server_error", detail: "Server error occurred", attribute: "notification" };

@@ -4,6 +4,7 @@ import { UNVERIFIED_APP_LIMIT, UNVERIFIED_APP_WINDOW_MS } from "./world-route.js
 /** What an operator does about each of World's refusals (developer-portal send-notification). */
 const REFUSAL_ADVICE: Record<string, string> = {
   not_allowed: "the app's notifications per user per day are set to 0",
+  paused: "World paused the app's notifications for 7 days: their average open rate fell below 10%",
   api_key_inactive: "the API key is inactive: activate it or set a new one",
   not_found: "World does not know the API key",
   invalid_api_key: "the API key's secret is wrong",
