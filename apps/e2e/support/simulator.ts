@@ -165,17 +165,17 @@ export class Simulator {
   async selectWallet(wallet: WalletId): Promise<void> {
     const radio = this.page.getByRole("radio", { name: WALLET_LABELS[wallet], exact: true });
     if (await radio.isChecked()) return;
-    await this.control("Switching wallet", () => radio.check());
-    await this.appReady();
+    await this.relaunchedBy(() => this.control("Switching wallet", () => radio.check()));
   }
 
   async setLanguage(language: string): Promise<void> {
     // Choosing the language the device already has changes nothing (no relaunch, no status to wait for).
     if ((await this.page.locator("#language").inputValue()) === language) return;
-    await this.control(`Device language ${language}`, async () => {
-      await this.page.locator("#language").selectOption(language);
-    });
-    await this.appReady();
+    await this.relaunchedBy(() =>
+      this.control(`Device language ${language}`, async () => {
+        await this.page.locator("#language").selectOption(language);
+      }),
+    );
   }
 
   /**
@@ -192,7 +192,9 @@ export class Simulator {
 
   /** A phone with a notch: World App reports a safe area (47 px top, 34 px bottom); the mini app is relaunched. */
   async notch(on: boolean): Promise<void> {
-    if (await this.toggle(this.page.locator("#notch"), on, "Setting")) await this.appReady();
+    const box = this.page.locator("#notch");
+    if ((await box.isChecked()) === on) return;
+    await this.relaunchedBy(() => this.toggle(box, on, "Setting").then(() => undefined));
   }
 
   async verificationFails(on: boolean): Promise<void> {
@@ -217,13 +219,14 @@ export class Simulator {
     });
   }
 
+  /** Moves the chain's time, and the phone's clock with it: the mini app is relaunched (this waits for the new launch). */
   async advanceHours(hours: number): Promise<void> {
     if (hours === 1 || hours === 24 || hours === 48) {
-      await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: `+${hours} h`, exact: true }).click());
+      await this.relaunchedBy(() => this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: `+${hours} h`, exact: true }).click()));
       return;
     }
     await this.fillControl(this.page.getByRole("spinbutton", { name: "Hours to move chain time" }), String(hours));
-    await this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: "Move chain time" }).click());
+    await this.relaunchedBy(() => this.control(`Chain time +${hours} h`, () => this.page.getByRole("button", { name: "Move chain time" }).click()));
   }
 
   async setAmountPerMint(amount: string): Promise<void> {
@@ -252,13 +255,7 @@ export class Simulator {
   async openDeepLink(params: { referralCode?: string; referredBy?: string }): Promise<void> {
     await this.fillControl(this.page.locator("#deep-referral-code"), params.referralCode ?? "");
     await this.fillControl(this.page.locator("#deep-referred-by"), params.referredBy ?? "");
-    // The app's current document is marked: the one the link loads has no mark.
-    const frame = await (await this.page.locator("#mini-app").elementHandle())?.contentFrame();
-    if (!frame) throw new Error("the mini app's frame is not there");
-    await frame.evaluate(() => Object.assign(window, { replacedByDeepLink: true }));
-    await this.page.locator("#open-deep-link").click();
-    await expect.poll(() => frame.evaluate(() => "replacedByDeepLink" in window).catch(() => true), { timeout: 60_000 }).toBe(false);
-    await this.appReady();
+    await this.relaunchedBy(() => this.page.locator("#open-deep-link").click());
   }
 
   /**
@@ -275,8 +272,7 @@ export class Simulator {
 
   /** Removes the mini app and installs it again: its storage and cookies go (World App itself stays as it was). */
   async reinstall(): Promise<void> {
-    await this.control("Reinstall mini app", () => this.page.locator("#reinstall").click());
-    await this.appReady();
+    await this.relaunchedBy(() => this.control("Reinstall mini app", () => this.page.locator("#reinstall").click()));
   }
 
   /** How many times the simulator's log shows `summary` (its newest 60 entries). */
@@ -287,11 +283,19 @@ export class Simulator {
 
   /** Reloads the mini app (World App's relaunch): the app reads everything again. */
   async relaunch(): Promise<void> {
-    // The launch before stays on screen, tab bar and all, until the new one replaces it (later on a loaded machine):
-    // marked first, so that only the new launch counts as ready.
+    await this.relaunchedBy(() => this.page.locator("#relaunch").click());
+  }
+
+  /**
+   * Runs a control that relaunches the mini app, and waits for the new launch. The launch before stays on screen,
+   * tab bar, header and all, until the new one replaces it (later on a loaded machine: CI's 8d once signed in on the
+   * old launch's screen): its document is marked first, so that only a document without the mark counts as ready.
+   */
+  private async relaunchedBy(act: () => Promise<void>): Promise<void> {
     const body = this.app.locator("body");
+    // No document to mark (the frame is between launches) leaves nothing old to mistake for the new one.
     await body.evaluate(() => Object.assign(window, { __oroRelaunched: true }), undefined, { timeout: 10_000 }).catch(() => undefined);
-    await this.page.locator("#relaunch").click();
+    await act();
     await expect
       .poll(() => body.evaluate(() => !("__oroRelaunched" in window), undefined, { timeout: 5_000 }).catch(() => false), { timeout: 90_000 })
       .toBe(true);
