@@ -4,7 +4,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig, loadEnv } from "vite";
 import { bundleReport } from "./scripts/bundle-report.ts";
 import { firstPaint } from "./scripts/first-paint.ts";
-import { productionGuard } from "./scripts/production-guard.ts";
+import { developmentBuildFlag, productionGuard } from "./scripts/production-guard.ts";
 
 // The dev server and preview listen on 127.0.0.1 only; the port and the API target come from the environment.
 export default defineConfig(({ mode }) => {
@@ -13,7 +13,7 @@ export default defineConfig(({ mode }) => {
   const apiTarget = env.API_URL ?? devServiceUrl("api", env.API_PORT === undefined ? undefined : Number(env.API_PORT));
   return {
     // The claim-issues banner tops the first screen: then the static first paint (without it) is left out.
-    plugins: [productionGuard(), react(), firstPaint({ i18nDir: fileURLToPath(new URL("./src/i18n", import.meta.url)), enabled: env.VITE_CLAIM_ISSUES_BANNER !== "true" }), bundleReport()],
+    plugins: [productionGuard(), developmentBuildFlag(), react(), firstPaint({ i18nDir: fileURLToPath(new URL("./src/i18n", import.meta.url)), enabled: env.VITE_CLAIM_ISSUES_BANNER !== "true" }), bundleReport()],
     server: {
       host: "127.0.0.1",
       port,

@@ -1,8 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { developmentBuildFlag } from "./scripts/production-guard.ts";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), developmentBuildFlag()],
   test: {
     environment: "jsdom",
     setupFiles: ["./test/setup.ts"],

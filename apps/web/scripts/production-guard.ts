@@ -51,3 +51,16 @@ export function productionGuard(): Plugin {
     },
   };
 }
+
+/**
+ * Defines __DEVELOPMENT_BUILD__, which src/lib/world-app/install.ts tests to keep the development wallet out of a
+ * production build. A literal, as Vite's import.meta.env.DEV (false when NODE_ENV is production, which Vite has set
+ * by the time config hooks run). A literal in the module that holds the dynamic imports is what lets the bundler drop
+ * them and their chunks; the same value imported from src/env.ts is folded only after the chunks are made.
+ */
+export function developmentBuildFlag(): Plugin {
+  return {
+    name: "oro-development-build-flag",
+    config: () => ({ define: { __DEVELOPMENT_BUILD__: JSON.stringify(process.env.NODE_ENV !== "production") } }),
+  };
+}

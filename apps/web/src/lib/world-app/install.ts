@@ -4,6 +4,9 @@ import { lazy } from "react";
 import { env } from "../../env";
 import { installDevWallet } from "./fallback";
 
+/** A literal the build writes (scripts/production-guard.ts): false in a production build, which drops the imports below. */
+declare const __DEVELOPMENT_BUILD__: boolean;
+
 /** Connects to World App when the page runs inside it; a no-op in a plain browser. */
 export function installMiniKit(): boolean {
   if (!MiniKit.isInWorldApp()) return false;
@@ -15,10 +18,7 @@ export function installMiniKit(): boolean {
  * (loaded when one first needs it) and the layout shows its account picker. Installed once, at start-up (main.tsx).
  */
 export function installDevelopmentWallet(): void {
-  // Vite's own DEV flag, read here rather than from env.ts: Vite writes `false` in its place in a production build, so
-  // the bundler drops both imports below; a flag imported from env.ts would leave their chunks in the build, unused.
-  // eslint-disable-next-line oro/env-only-in-env-ts -- the build's mode, in place (above), not configuration
-  if (import.meta.env.DEV && env.chainId === CHAIN_IDS.development) {
+  if (__DEVELOPMENT_BUILD__ && env.chainId === CHAIN_IDS.development) {
     installDevWallet(
       () => import("./dev/dev-wallet").then((module) => module.createDevWallet(env)),
       lazy(() => import("./dev/DevWalletPicker")),
