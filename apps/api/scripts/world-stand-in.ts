@@ -8,7 +8,7 @@
 // did). User i (address 0x…i) has its World App in DEVICE_LANGUAGES[i % n]: World's 19 and some it lacks.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { WORLD_APP_DEVICE_LANGUAGES } from "@oro/clients";
-import { createWorldRoute, type WorldUpstream } from "../src/services/notifications/world-route.js";
+import { createWorldRoute, usualWorldApp, type WorldUpstream } from "../src/services/notifications/world-route.js";
 
 export { WORLD_RETRY_BACKOFF_MS, worldApiKey, worldThrottledAnswerMs } from "../src/services/notifications/world-route.js";
 
@@ -95,7 +95,7 @@ export function standInForWorld(options: StandInOptions): StandIn {
     return "delivers";
   };
   const route = createWorldRoute({
-    app: { appId: options.appId, apiKey: options.apiKey, keyActive: true, verified: options.verified ?? true, perUserPerDay: null, listing: "ok", paused: false },
+    app: usualWorldApp(options.appId, options.apiKey, { verified: options.verified ?? true }),
     deviceOf: (address) => ({ language: DEVICE_LANGUAGES[indexOf(address) % DEVICE_LANGUAGES.length] ?? "en", notifications: true }),
     upstream,
   });

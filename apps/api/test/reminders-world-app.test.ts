@@ -4,7 +4,7 @@ import { CLAIM_REMINDER_TEXTS as CLAIM_REMINDER, WORLD_NOTIFICATION_LANGUAGES } 
 import { claimReminderLocalisations } from "../src/services/notifications/messages.js";
 import { createReminderService } from "../src/services/notifications/reminders.js";
 import { createWorldAppTransport } from "../src/services/notifications/world-app-transport.js";
-import { UNVERIFIED_APP_WINDOW_MS } from "../src/services/notifications/world-route.js";
+import { UNVERIFIED_APP_WINDOW_MS, USUAL_WORLD_APP_SETTINGS } from "../src/services/notifications/world-route.js";
 import { createTestApp, testAppForFile } from "./helpers/app.js";
 import { FakeIndexer } from "./helpers/fake-indexer.js";
 import { value } from "./helpers/metrics.js";
@@ -90,12 +90,12 @@ describe("the World App transport: World's answers (sent, not delivered, unknown
       expect(errors).toHaveLength(1);
       expect(errors[0]).toContain(`World refuses reminders (${code})`);
       // Put right in the developer portal: the hour's pause over, one reminder tries, and then the rest go.
-      portal.route.settings({ keyActive: true, perUserPerDay: null, listing: "ok", paused: false });
+      portal.route.settings(USUAL_WORLD_APP_SETTINGS);
       expect(await runService(reminders, 3_600_000 + 60_000)).toMatchObject({ sent: 3 });
       expect(reminders.sendingState().stopped).toBeNull();
       expect(errors).toHaveLength(1);
     } finally {
-      portal.route.settings({ keyActive: true, perUserPerDay: null, listing: "ok", paused: false });
+      portal.route.settings(USUAL_WORLD_APP_SETTINGS);
       await db().notificationJob.updateMany({ where: { address: { in: addresses }, status: "pending" }, data: { status: "cancelled" } });
     }
   });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createWorldRoute, worldApiKey } from "../../src/services/notifications/world-route.js";
+import { createWorldRoute, usualWorldApp, worldApiKey } from "../../src/services/notifications/world-route.js";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 
 export interface PortalRequest {
@@ -90,7 +90,7 @@ export function portalForFile(): WorldPortal {
     holdAnswerFor: new Set(),
     heldAnswer: Promise.resolve(),
     route: createWorldRoute({
-      app: { appId, apiKey, keyActive: true, verified: true, perUserPerDay: null, listing: "ok", paused: false },
+      app: usualWorldApp(appId, apiKey),
       deviceOf: (address) => ({ language: "en", notifications: !portal.disabled.has(address) }),
     }),
     reset() {

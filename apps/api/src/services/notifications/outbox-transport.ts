@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { PrismaClient } from "../../generated/prisma/client.js";
 import { readWorldAnswer, refuseWhatWorldRefuses, TransportError, worldRequestBody, type NotificationTransport } from "./transport.js";
-import { createWorldRoute, worldApiKey, type WorldAppDevice, type WorldRoute, type WorldUpstream } from "./world-route.js";
+import { createWorldRoute, usualWorldApp, worldApiKey, type WorldAppDevice, type WorldRoute, type WorldUpstream } from "./world-route.js";
 
 /** Where the devices the simulator told are kept, so that every replica's outbox answers with the same ones. */
 const DEVICES_SETTING = "development_world_devices";
@@ -48,7 +48,7 @@ export function createDevelopmentWorld(notifications: { appId: string; perUserPe
     devices: new Map(),
     upstream: "delivers",
     route: createWorldRoute({
-      app: { appId: notifications.appId, apiKey, keyActive: true, verified: notifications.worldVerified !== false, perUserPerDay: notifications.perUserPerDay, listing: "ok", paused: false },
+      app: usualWorldApp(notifications.appId, apiKey, { verified: notifications.worldVerified !== false, perUserPerDay: notifications.perUserPerDay }),
       deviceOf: (address) => world.devices.get(address),
       upstream: () => world.upstream,
     }),

@@ -56,6 +56,14 @@ export interface WorldApp {
   paused: boolean;
 }
 
+/** The portal's settings of an app in good standing: key active, verified, no daily cap, listed, not paused. */
+export const USUAL_WORLD_APP_SETTINGS = { keyActive: true, verified: true, perUserPerDay: null, listing: "ok", paused: false } as const satisfies Omit<WorldApp, "appId" | "apiKey">;
+
+/** An app in good standing as World's developer portal holds it, with the settings a caller changes. */
+export function usualWorldApp(appId: string, apiKey: string, change: Partial<Omit<WorldApp, "appId" | "apiKey">> = {}): WorldApp {
+  return { appId, apiKey, ...USUAL_WORLD_APP_SETTINGS, ...change };
+}
+
 /** What World's upstream send does with a request. */
 export type WorldUpstream = "delivers" | "throttled" | "never-answers" | { status: number; code: string };
 
