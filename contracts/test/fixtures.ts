@@ -4,17 +4,19 @@ import { parseEther, type Address, type Hash, type Hex } from "viem";
 import type { ContractTypesMap } from "hardhat/types/artifacts";
 import type { WalletClient } from "@nomicfoundation/hardhat-viem/types";
 import { buildDevProof, devNullifierHash, referralVoucherTypes, type DevProof, type ReferralVoucher } from "@oro/clients";
+// The deployment's own actions and cut-off, from the one place the deploy reads them.
+import { CLAIM_ACTION, ENROLMENT_ACTION, WORLD_ID_4_GENESIS_CUTOFF } from "../env";
 
 export const APP_ID = "app_staging_oro_test";
-export const ACTION = "claim-tokens-action";
+export const ACTION = CLAIM_ACTION;
 export const CHAIN_ID = 31337n;
 export const AMOUNT_PER_MINT = parseEther("0.5");
 export const WAIT_BETWEEN_MINTS = 86_400n;
 /** The development relying party's id as the verifier takes it (rp_0000000000007a69). */
 export const RP_ID = 0x7a69n;
-export const ENROLMENT_ACTION = "oro-enrolment";
+export { ENROLMENT_ACTION };
 /** 2026-06-01T00:00:00Z: while 3.0 is open, a 4.0 enrolment needs a credential issued at or after it. */
-export const GENESIS_CUTOFF = 1_780_272_000n;
+export const GENESIS_CUTOFF = WORLD_ID_4_GENESIS_CUTOFF;
 
 /** The constructor's World ID 4.0 settings, with the development rp id, action and cut-off. */
 export function worldId4Settings(verifier: Address) {

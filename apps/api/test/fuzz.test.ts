@@ -24,7 +24,7 @@ import { bearer } from "./helpers/siwe.js";
 const seed = Number(process.env.FUZZ_SEED ?? randomInt(1, 2 ** 31));
 const REQUESTS_PER_OPERATION = Number(process.env.FUZZ_REQUESTS ?? 100);
 /** Forged paging cursors (FUZZ_CURSORS): a signed-in user can build any for their own list. */
-const FORGED_CURSORS = Number(process.env.FUZZ_CURSORS ?? 400);
+const FORGED_CURSORS = Math.max(2, Number(process.env.FUZZ_CURSORS ?? 400));
 /** Dependency errors a 503 may carry. The chain's RPC is unreachable in this app (127.0.0.1:9): always "down". */
 const DEPENDENCY_CODES = new Set(["STREAK_UNAVAILABLE", "ELIGIBILITY_UNAVAILABLE", "REMINDER_UNAVAILABLE", "HUMAN_CHECK_UNAVAILABLE", "PRICE_UNAVAILABLE", "STATS_UNAVAILABLE", "WORLD_ID_STATUS_UNAVAILABLE"]);
 const CHAIN_CODES = new Set(["CHAIN_UNAVAILABLE"]);
@@ -259,15 +259,18 @@ describe(`forged paging cursors (seed ${seed})`, () => {
     const failures: string[] = [];
     const answered = { page: 0, refused: 0 };
     for (let n = 1; n <= FORGED_CURSORS && failures.length < 20; n++) {
-      let payload: unknown = Object.fromEntries(Object.entries(issued).map(([field, value]) => [field, forgedValue(random, field, value)]));
-      if (random.chance(0.05)) {
+      // The first two are landmarks, so that any count exercises both outcomes: the cursor as issued (a page), and the
+      // same naming another user's list (refused). The rest are forged at random.
+      const landmark = n === 1 ? issued : n === 2 ? { ...issued, u: "0".repeat(16) } : undefined;
+      let payload: unknown = landmark ?? Object.fromEntries(Object.entries(issued).map(([field, value]) => [field, forgedValue(random, field, value)]));
+      if (landmark === undefined && random.chance(0.05)) {
         const { [random.pick(["o", "u", "r", "t", "i"])]: _dropped, ...rest } = payload as Record<string, unknown>;
         payload = rest;
       }
-      if (random.chance(0.05)) payload = random.pick<unknown>([[payload], null, 42, "spec-v1", { ...(payload as object), extra: 1 }]);
+      if (landmark === undefined && random.chance(0.05)) payload = random.pick<unknown>([[payload], null, 42, "spec-v1", { ...(payload as object), extra: 1 }]);
       // JSON.stringify writes a lone surrogate as an escape, NUL as \u0000: the text the API decodes holds them back.
       let json = JSON.stringify(payload) ?? "null";
-      if (random.chance(0.05)) {
+      if (landmark === undefined && random.chance(0.05)) {
         json = Buffer.from(Array.from({ length: random.int(1, 200) }, () => random.int(0, 255))).toString("latin1");
         payload = undefined;
       }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
+  ENROLMENT_ACTION,
   buildDevProof,
   buildDevWorldId4Proof,
   moveSignalOf,
@@ -32,7 +33,6 @@ import { REPLAY_GRACE_SECONDS } from "../src/world-id-4.js";
  */
 
 const RP_ID = "rp_0000000000007a69";
-const ENROLMENT_ACTION = "oro-enrolment";
 const CUTOFF = 1_780_272_000;
 const KEY = `0x${"11".repeat(32)}` as const;
 const RECEIVER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
