@@ -37,6 +37,8 @@ export type WalletId =
   | "noah-main"
   | "olga-main"
   | "olga-second"
+  | "pia-main"
+  | "quinn-main"
   | "julie-main"
   | "karla-main";
 
@@ -55,6 +57,8 @@ const WALLET_LABELS: Record<WalletId, string> = {
   "noah-main": "Noah (verified after June 2026), main wallet",
   "olga-main": "Olga (verified after June 2026, two wallets), main wallet",
   "olga-second": "Olga (verified after June 2026, two wallets), second wallet",
+  "pia-main": "Pia (verified after June 2026), main wallet",
+  "quinn-main": "Quinn (moves to 4.0), main wallet",
   "julie-main": "Julie (World App in French), main wallet",
   "karla-main": "Karla (World App in Latin American Spanish), main wallet",
 };

@@ -61,6 +61,9 @@ const PEOPLE: { id: string; name: string; orbVerified: boolean; credentials: Cre
   { id: "mia", name: "Mia (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
   { id: "noah", name: "Noah (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
   { id: "olga", name: "Olga (verified after June 2026, two wallets)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main", "second"] },
+  // Humans whose enrolment, or move, a front-runner copies from the mempool and lands first (journey 8k).
+  { id: "pia", name: "Pia (verified after June 2026)", orbVerified: true, credentials: "4.0-only", genesisIssuedAt: AFTER_PHASE_2, wallets: ["main"] },
+  { id: "quinn", name: "Quinn (moves to 4.0)", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
   { id: "julie", name: "Julie (World App in French)", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
   { id: "karla", name: "Karla (World App in Latin American Spanish)", orbVerified: true, credentials: "3.0-and-4.0", genesisIssuedAt: BEFORE_PHASE_2, wallets: ["main"] },
 ];
