@@ -58,13 +58,13 @@ test("8e. a 4.0 human invites another: the referee enrols and claims, both rewar
   const referee = app.getByRole("region", { name: /^Invited by / });
   await expect(referee).toBeVisible({ timeout: 120_000 });
   await expect(referee).toContainText("erin");
-  const oroOf = async (id: string) => Number((await sim.state()).humans.find((human) => human.id === id)?.wallets[0]?.oro ?? "0");
-  const graceBefore = await oroOf("grace");
+  const oroOf = async (wallet: "grace-main" | "erin-main") => Number((await sim.walletOro(wallet)) ?? "0");
+  const graceBefore = await oroOf("grace-main");
   await referee.getByRole("button", { name: "Claim" }).click();
   const success = app.getByRole("dialog").filter({ hasText: "You earned extra ORO from" });
   await expect(success).toBeVisible({ timeout: 90_000 });
   await success.getByRole("button", { name: "Great!" }).click();
-  await expect.poll(() => oroOf("grace"), { timeout: 60_000 }).toBeGreaterThan(graceBefore);
+  await expect.poll(() => oroOf("grace-main"), { timeout: 60_000 }).toBeGreaterThan(graceBefore);
 
   // Erin sees Grace's invite and claims its reward on chain.
   await sim.selectWallet("erin-main");
@@ -74,10 +74,10 @@ test("8e. a 4.0 human invites another: the referee enrols and claims, both rewar
   const paid = app.getByRole("button", { name: /^Paid: / });
   await expect(claimInvite.or(paid).first()).toBeVisible({ timeout: 120_000 });
   await expect(app.getByText("grace", { exact: true })).toBeVisible();
-  const erinBefore = await oroOf("erin");
+  const erinBefore = await oroOf("erin-main");
   if (await claimInvite.isVisible()) await claimInvite.click();
   await expect(paid).toBeVisible({ timeout: 90_000 });
-  await expect.poll(() => oroOf("erin"), { timeout: 60_000 }).toBeGreaterThan(erinBefore);
+  await expect.poll(() => oroOf("erin-main"), { timeout: 60_000 }).toBeGreaterThan(erinBefore);
   await sim.shot("erin-invite-paid");
 
   // A day later (chain time) Grace's reminder has been sent, once.

@@ -1,5 +1,5 @@
 import { expect, test } from "../support/fixtures.js";
-import type { Simulator, WalletId } from "../support/simulator.js";
+import type { Simulator } from "../support/simulator.js";
 
 /**
  * 8k. A front-runner who reads the mempool copies a human's pending World ID 4.0 transaction and lands the copy first
@@ -14,12 +14,6 @@ const OWN_TRANSACTION_REFUSED = /^sendTransaction: simulation failed/;
 
 async function indexed<T>(sim: Simulator, path: string): Promise<T> {
   return (await (await fetch(`${sim.stack.indexerUrl}${path}`)).json()) as T;
-}
-
-/** The ORO the wallet holds, as the simulator's chain reads it. */
-async function oroOf(sim: Simulator, wallet: WalletId): Promise<string | null> {
-  const state = await sim.state();
-  return state.humans.flatMap((human) => human.wallets).find((entry) => entry.id === wallet)?.oro ?? null;
 }
 
 test("8k. a front-runner lands a copy of her enrolment first: it enrols her, to her own wallet, and the app shows her claim as done", async ({ sim }) => {
@@ -44,7 +38,7 @@ test("8k. a front-runner lands a copy of her enrolment first: it enrols her, to 
     .poll(async () => (await indexed<{ session: { idkitSessionId: string } | null }>(sim, `/world-id/${pia}`)).session?.idkitSessionId ?? null, { timeout: 60_000 })
     .toMatch(/^session_[0-9a-f]{128}$/);
   expect((await indexed<{ numOfMints: number }>(sim, `/streaks/${pia}`)).numOfMints).toBe(1);
-  await expect.poll(() => oroOf(sim, "pia-main"), { timeout: 60_000 }).toBe(amountPerMint);
+  await expect.poll(() => sim.walletOro("pia-main"), { timeout: 60_000 }).toBe(amountPerMint);
   expect(await sim.logCount(UNIQUENESS_PROOF("Pia"))).toBe(1);
 
   // Nothing kept waits to be sent again: the next launch shows the countdown, not a slider or a verify button.

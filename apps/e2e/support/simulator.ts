@@ -350,11 +350,20 @@ export class Simulator {
     await expect.poll(() => this.reminderPasses(apiMetricsUrl), { timeout: 60_000 }).toBeGreaterThanOrEqual(from + 1 + passes);
   }
 
-  async walletAddress(wallet: WalletId): Promise<string> {
+  private async wallet(wallet: WalletId): Promise<SimulatorState["humans"][number]["wallets"][number]> {
     const state = await this.state();
     const found = state.humans.flatMap((human) => human.wallets).find((candidate) => candidate.id === wallet);
     if (!found) throw new Error(`no wallet ${wallet} in the simulator`);
-    return found.address;
+    return found;
+  }
+
+  async walletAddress(wallet: WalletId): Promise<string> {
+    return (await this.wallet(wallet)).address;
+  }
+
+  /** The ORO the wallet holds, as the simulator reads it from the chain (null while it cannot). */
+  async walletOro(wallet: WalletId): Promise<string | null> {
+    return (await this.wallet(wallet)).oro;
   }
 
   // ---- the mini app ----
