@@ -121,6 +121,18 @@ export interface WorldSendNotificationBody {
   mini_app_path: string;
 }
 
+/** The other path World's schema takes: its production deep face link (https://world.org/verify?t=deepface&i=…&k=…). */
+function isDeepFaceLink(path: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(path);
+  } catch {
+    return false;
+  }
+  const { searchParams } = url;
+  return url.origin === "https://world.org" && url.pathname === "/verify" && searchParams.get("t") === "deepface" && Boolean(searchParams.get("i")) && Boolean(searchParams.get("k"));
+}
+
 /**
  * Every reason World would answer this request with 400 (empty when it would accept it). The body is read as JSON,
  * so unknown keys are refused as World's strict schema does.
@@ -143,7 +155,7 @@ export function worldSendNotificationProblems(body: unknown): string[] {
   }
   const path = record.mini_app_path;
   const appIdText = typeof appId === "string" ? appId : "";
-  if (typeof path !== "string" || !["worldapp://mini-app?", "worldid://mini-app?"].some((prefix) => path.startsWith(`${prefix}app_id=${appIdText}`))) {
+  if (typeof path !== "string" || !(path.startsWith(`worldapp://mini-app?app_id=${appIdText}`) || isDeepFaceLink(path))) {
     problems.push("mini_app_path must start worldapp://mini-app?app_id=<the app id>");
   }
   const localisations = record.localisations;

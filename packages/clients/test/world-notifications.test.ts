@@ -34,6 +34,12 @@ describe("World's send-notification rules", () => {
     expect(worldSendNotificationProblems(body([EN], { wallet_addresses: ["0x1234"] }))).toContain("each wallet address is 42 characters");
     expect(worldSendNotificationProblems(body([EN], { mini_app_path: "https://oro.example/" }))).toContain("mini_app_path must start worldapp://mini-app?app_id=<the app id>");
     expect(worldSendNotificationProblems(body([EN], { mini_app_path: "worldapp://mini-app?app_id=app_other" }))).toContain("mini_app_path must start worldapp://mini-app?app_id=<the app id>");
+    // Only World App's scheme: worldid:// is not one World's schema takes.
+    expect(worldSendNotificationProblems(body([EN], { mini_app_path: `worldid://mini-app?app_id=${APP_ID}&path=%2F` }))).toContain("mini_app_path must start worldapp://mini-app?app_id=<the app id>");
+    // World's other path, its deep face link, whole (both i and k), on world.org.
+    expect(worldSendNotificationProblems(body([EN], { mini_app_path: "https://world.org/verify?t=deepface&i=abc&k=def" }))).toEqual([]);
+    expect(worldSendNotificationProblems(body([EN], { mini_app_path: "https://world.org/verify?t=deepface&i=abc" }))).toContain("mini_app_path must start worldapp://mini-app?app_id=<the app id>");
+    expect(worldSendNotificationProblems(body([EN], { mini_app_path: "https://example.org/verify?t=deepface&i=abc&k=def" }))).toContain("mini_app_path must start worldapp://mini-app?app_id=<the app id>");
     expect(worldSendNotificationProblems(body([EN], { title: "x" }))).toContain("unknown field title");
   });
 
