@@ -121,16 +121,25 @@ export interface WorldSendNotificationBody {
   mini_app_path: string;
 }
 
-/** The other path World's schema takes: its production deep face link (https://world.org/verify?t=deepface&i=…&k=…). */
+/**
+ * The other path World's schema takes: its production deep face link (https://world.org/verify?t=deepface&i=…&k=…).
+ * Read without URL, which this package's build (no DOM, no Node types) does not have.
+ */
 function isDeepFaceLink(path: string): boolean {
-  let url: URL;
+  const query = /^https:\/\/world\.org\/verify\?([^#]*)/i.exec(path)?.[1];
+  if (query === undefined) return false;
+  // The first value of each parameter, as URLSearchParams.get reads it.
+  const params = new Map<string, string>();
   try {
-    url = new URL(path);
+    for (const pair of query.split("&")) {
+      const at = pair.includes("=") ? pair.indexOf("=") : pair.length;
+      const [key, value] = [pair.slice(0, at), pair.slice(at + 1)].map((part) => decodeURIComponent(part.replace(/\+/g, " ")));
+      if (key && !params.has(key)) params.set(key, value ?? "");
+    }
   } catch {
     return false;
   }
-  const { searchParams } = url;
-  return url.origin === "https://world.org" && url.pathname === "/verify" && searchParams.get("t") === "deepface" && Boolean(searchParams.get("i")) && Boolean(searchParams.get("k"));
+  return params.get("t") === "deepface" && Boolean(params.get("i")) && Boolean(params.get("k"));
 }
 
 /**
